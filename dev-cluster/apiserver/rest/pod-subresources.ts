@@ -1,0 +1,47 @@
+import { ApiError, badRequest, conflict } from "../api-error.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
+import { meta, stringField, timestamp } from "../objects/object-meta.js";
+import type { ObjectService } from "../objects/object-service.js";
+import type { RequestTarget } from "./request-target.js";
+
+/**
+ * POST pods/<name>/binding: what a scheduler calls to place a pod. Sets spec.nodeName and the
+ * PodScheduled condition in one write; a pod that is already bound answers 409.
+ */
+export function bindPod(service: ObjectService, target: RequestTarget, body: JsonValue): JsonObject {
+  if (!isJsonObject(body) || !isJsonObject(body.target)) throw badRequest("a Binding must have a target");
+  const nodeName = stringField(body.target, "name");
+  if (!nodeName) throw badRequest("Binding.target.name: Required value");
+  const name = target.name ?? "";
+  const pod = service.get(target.type, target.namespace, name);
+  const spec = isJsonObject(pod.spec) ? pod.spec : {};
+  const subject = { group: "", resource: "pods", name };
+  if (stringField(spec, "nodeName")) {
+    throw conflict(subject, `pod ${name} is already assigned to node "${stringField(spec, "nodeName")}"`);
+  }
+  if (meta(pod).deletionTimestamp) throw conflict(subject, `pod ${name} is being deleted, cannot be assigned to a host`);
+  const bound = structuredClone(pod);
+  bound.spec = { ...spec, nodeName };
+  const status = isJsonObject(bound.status) ? bound.status : {};
+  const conditions = (Array.isArray(status.conditions) ? status.conditions : []).filter(
+    (c) => !(isJsonObject(c) && c.type === "PodScheduled"),
+  );
+  conditions.push({ type: "PodScheduled", status: "True", lastProbeTime: null, lastTransitionTime: timestamp(service.now()) });
+  bound.status = { ...status, conditions };
+  // A binding is a write of the scheduler, not of the pod's spec: it goes around the immutable-spec check.
+  const key = service.key(target.type, target.namespace, name);
+  service.store.commit([{ type: "put", key, object: bound }]);
+  return { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", code: 201 };
+}
+
+/**
+ * GET pods/<name>/log. The node agent that runs containers keeps their logs; until one runs a
+ * pod's container, answer as a kubelet does for a container that has not started.
+ */
+export function podLogUnavailable(service: ObjectService, target: RequestTarget, container: string | null): ApiError {
+  const pod = service.get(target.type, target.namespace, target.name ?? "");
+  const spec = isJsonObject(pod.spec) ? pod.spec : {};
+  const containers = Array.isArray(spec.containers) ? spec.containers.filter(isJsonObject) : [];
+  const name = container ?? stringField(containers[0], "name") ?? "";
+  return new ApiError(400, "BadRequest", `container "${name}" in pod "${target.name}" is waiting to start: ContainerCreating`);
+}

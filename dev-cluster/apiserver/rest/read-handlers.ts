@@ -1,0 +1,45 @@
+import type { JsonObject } from "../json.js";
+import type { ObjectService } from "../objects/object-service.js";
+import { groupVersion } from "../registry/resource-registry.js";
+import { buildTable } from "../table/table.js";
+import { includeObjectPolicy, objectFilter, paginate, wantsTable } from "./list-query.js";
+import type { RequestTarget } from "./request-target.js";
+
+export interface ReadRequest {
+  target: RequestTarget;
+  query: URLSearchParams;
+  accept: string | undefined;
+}
+
+function tableOf(service: ObjectService, request: ReadRequest, objects: JsonObject[], revision: string, continueToken?: string): JsonObject {
+  const { type } = request.target;
+  return buildTable(type.table, objects, {
+    includeObject: includeObjectPolicy(request.query),
+    resourceVersion: revision,
+    ...(continueToken ? { continue: continueToken } : {}),
+    apiVersion: groupVersion(type),
+    kind: type.kind,
+    now: service.now(),
+  });
+}
+
+/** GET of one object (or of its status subresource, which is the same object). */
+export function getObject(service: ObjectService, request: ReadRequest): JsonObject {
+  const { type, namespace, name } = request.target;
+  const object = service.get(type, namespace, name ?? "");
+  if (!wantsTable(request.accept)) return object;
+  return tableOf(service, request, [object], String(object.metadata && (object.metadata as JsonObject).resourceVersion));
+}
+
+/** GET of a collection: selectors, paging, and a Table when kubectl asks for one. */
+export function listObjects(service: ObjectService, request: ReadRequest): JsonObject {
+  const { type, namespace, namespaced } = request.target;
+  const { items, revision } = service.list(type, namespaced ? namespace : undefined);
+  const filter = objectFilter(type, request.query);
+  const { page, continueToken, remaining } = paginate(items.filter(filter), request.query, revision);
+  if (wantsTable(request.accept)) return tableOf(service, request, page, String(revision), continueToken);
+  const metadata: JsonObject = { resourceVersion: String(revision) };
+  if (continueToken) metadata.continue = continueToken;
+  if (remaining !== undefined) metadata.remainingItemCount = remaining;
+  return { kind: type.listKind, apiVersion: groupVersion(type), metadata, items: page };
+}

@@ -1,0 +1,31 @@
+import type { FastifyReply } from "fastify";
+import { ApiError } from "../api-error.js";
+import type { JsonObject } from "../json.js";
+
+/** Sends warnings the way kube-apiserver does: `Warning: 299 - "<text>"` headers. */
+export function addWarnings(reply: FastifyReply, warnings: string[]): void {
+  if (warnings.length === 0) return;
+  reply.header(
+    "Warning",
+    warnings.map((w) => `299 - ${JSON.stringify(w)}`),
+  );
+}
+
+export function sendJson(reply: FastifyReply, code: number, body: JsonObject | string): FastifyReply {
+  return reply.code(code).type("application/json").send(typeof body === "string" ? body : JSON.stringify(body));
+}
+
+/** Every non-2xx answer is a metav1.Status. */
+export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+  return sendJson(reply, error.code, error.toStatus());
+}
+
+export function successStatus(details: JsonObject): JsonObject {
+  return { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", details };
+}
+
+export function asApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new ApiError(500, "InternalError", `Internal error occurred: ${message}`, undefined, { cause: error });
+}

@@ -1,0 +1,106 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { KubeConfig } from "@kubernetes/client-node";
+import { pino } from "pino";
+import { type DevApiServer, startDevApiServer } from "../../dev-cluster/apiserver/dev-api-server.js";
+
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface TestApiServer {
+  server: DevApiServer;
+  dataDir: string;
+  kubeconfigPath: string;
+  /** Runs the machine's real kubectl against this server. */
+  kubectl(args: string[], options?: { input?: string; timeoutMs?: number }): Promise<CommandResult>;
+  /** A client-node KubeConfig for this server. */
+  kubeConfig(): KubeConfig;
+  /** Stops the server, keeping the data directory (for restart tests). */
+  stop(): Promise<void>;
+  /** Starts the server again on the same data directory and port. */
+  restart(): Promise<void>;
+  /** Stops the server and removes the data directory. */
+  close(): Promise<void>;
+}
+
+export interface TestApiServerOptions {
+  /** Keep objects in memory only. Default true; persistence tests pass false. */
+  inMemory?: boolean;
+}
+
+const quietLog = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+
+/** Starts a dev-cluster API server in a fresh temporary directory, on a free port. */
+export async function startTestApiServer(options: TestApiServerOptions = {}): Promise<TestApiServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), "kubevirt-ts-apiserver-"));
+  const kubeconfigPath = join(dataDir, "kubeconfig");
+  const inMemory = options.inMemory ?? true;
+  let server = await startDevApiServer({ dataDir, port: 0, kubeconfigPath, inMemory, log: quietLog });
+  const port = server.port;
+  const fixture: TestApiServer = {
+    get server() {
+      return server;
+    },
+    dataDir,
+    kubeconfigPath,
+    kubectl: (args, runOptions = {}) => runKubectl(kubeconfigPath, dataDir, args, runOptions),
+    kubeConfig() {
+      const config = new KubeConfig();
+      config.loadFromFile(kubeconfigPath);
+      return config;
+    },
+    async stop() {
+      await server.close();
+    },
+    async restart() {
+      server = await startDevApiServer({ dataDir, port, kubeconfigPath, inMemory, log: quietLog });
+    },
+    async close() {
+      await server.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  return fixture;
+}
+
+function runKubectl(
+  kubeconfigPath: string,
+  dataDir: string,
+  args: string[],
+  options: { input?: string; timeoutMs?: number },
+): Promise<CommandResult> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      "kubectl",
+      ["--kubeconfig", kubeconfigPath, "--cache-dir", join(dataDir, "kubectl-cache"), ...args],
+      { timeout: options.timeoutMs ?? 60_000, env: { ...process.env, KUBECONFIG: kubeconfigPath } },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+    if (options.input !== undefined) child.stdin?.end(options.input);
+    else child.stdin?.end();
+  });
+}
+
+/** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`, { cause: lastError });
+}
