@@ -31,6 +31,11 @@ export interface ObjectServiceDeps {
   now: () => Date;
 }
 
+/** Fields an endpoint resets are neither owned nor conflicting: status on the main resource when it is a subresource. */
+function ignoredFieldsOf(type: ResourceType, subresource: string | undefined): string[][] {
+  return type.statusSubresource && subresource !== "status" ? [["status"]] : [];
+}
+
 const NAMESPACES: ObjectKey = { resource: "/namespaces", namespace: "", name: "" };
 
 /**
@@ -138,6 +143,7 @@ export class ObjectService {
       ...(options.subresource ? { subresource: options.subresource } : {}),
       now: this.now(),
       semantics: type.fieldSemantics,
+      ignoredFields: ignoredFieldsOf(type, options.subresource),
     });
     if (!old) {
       this.#checkNamespaceAcceptsCreates(type, namespace);
@@ -184,6 +190,7 @@ export class ObjectService {
       ...(options.subresource ? { subresource: options.subresource } : {}),
       now: this.now(),
       semantics: type.fieldSemantics,
+      ignoredFields: ignoredFieldsOf(type, options.subresource),
     });
     const metadata = meta(updated);
     if (entries.length > 0) metadata.managedFields = entries as unknown as JsonValue;
