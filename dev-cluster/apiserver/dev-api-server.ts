@@ -17,6 +17,8 @@ export interface DevApiServerOptions {
   inMemory?: boolean;
   host?: string;
   log: Logger;
+  /** How many recent changes watches can resume from. */
+  historySize?: number;
 }
 
 export interface DevApiServer extends RunningApiServer {
@@ -44,6 +46,7 @@ export async function startDevApiServer(options: DevApiServerOptions): Promise<D
     tls: { certPem: certificates.certPem, keyPem: certificates.keyPem },
     authenticator,
     log: options.log,
+    ...(options.historySize ? { historySize: options.historySize } : {}),
   });
   if (options.kubeconfigPath) {
     await writeKubeconfig(options.kubeconfigPath, { server: server.url, caCertPem: certificates.caCertPem, token: adminToken });

@@ -28,6 +28,8 @@ export interface ApiServerOptions {
   authenticator: Authenticator;
   log: Logger;
   now?: () => Date;
+  /** How many recent changes watches can resume from (default 10,000). */
+  historySize?: number;
 }
 
 export interface RunningApiServer {
@@ -43,7 +45,10 @@ export interface RunningApiServer {
  * collection, namespace and CRD lifecycle), and the HTTPS endpoints real clients use.
  */
 export async function startApiServer(options: ApiServerOptions): Promise<RunningApiServer> {
-  const store = new ObjectStore({ path: options.storagePath });
+  const store = new ObjectStore({
+    path: options.storagePath,
+    ...(options.historySize ? { historySize: options.historySize } : {}),
+  });
   const registry = new ResourceRegistry(builtinResourceTypes());
   const service = new ObjectService({ store, registry, now: options.now ?? (() => new Date()) });
   const controllers = [
@@ -86,11 +91,17 @@ function buildHttpServer(options: ApiServerOptions, service: ObjectService, regi
     bodyLimit: MAX_BODY_BYTES,
     logger: false,
     // Object names may be long, and kubectl sends long query strings.
-    maxParamLength: 1024,
+    routerOptions: { maxParamLength: 1024 },
     forceCloseConnections: true,
   });
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: MAX_BODY_BYTES }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: MAX_BODY_BYTES }, (request, body, done) => {
+    if ((request.headers["content-type"] ?? "").startsWith("application/vnd.kubernetes.protobuf")) {
+      done(new ApiError(415, "UnsupportedMediaType", "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml"), undefined);
+      return;
+    }
+    done(null, body);
+  });
   app.addHook("onRequest", async (request, reply) => {
     const path = request.url.split("?", 1)[0] ?? "";
     if (PUBLIC_PATHS.has(path)) return;

@@ -23,7 +23,7 @@ export interface TestApiServer {
   /** Stops the server, keeping the data directory (for restart tests). */
   stop(): Promise<void>;
   /** Starts the server again on the same data directory and port. */
-  restart(): Promise<void>;
+  restart(options?: { historySize?: number }): Promise<void>;
   /** Stops the server and removes the data directory. */
   close(): Promise<void>;
 }
@@ -57,8 +57,8 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
     async stop() {
       await server.close();
     },
-    async restart() {
-      server = await startDevApiServer({ dataDir, port, kubeconfigPath, inMemory, log: quietLog });
+    async restart(restartOptions = {}) {
+      server = await startDevApiServer({ dataDir, port, kubeconfigPath, inMemory, log: quietLog, ...restartOptions });
     },
     async close() {
       await server.close();

@@ -10,6 +10,7 @@ import { ClusterRoleBinding } from "kubernetes-models/rbac.authorization.k8s.io/
 import { Role } from "kubernetes-models/rbac.authorization.k8s.io/v1/Role";
 import { RoleBinding } from "kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding";
 import { PriorityClass } from "kubernetes-models/scheduling.k8s.io/v1/PriorityClass";
+import { validateCustomResourceDefinition } from "../crd/crd-validation.js";
 import type { BuiltinKind } from "./builtin-kind.js";
 import {
   defaultApiService,
@@ -131,6 +132,8 @@ export const clusterKinds: BuiltinKind[] = [
     description:
       "CustomResourceDefinition represents a resource that should be exposed on the API server.  Its name MUST be in the format <.spec.name>.<.spec.group>.",
     applyDefaults: defaultCustomResourceDefinition,
+    // Structural schemas, names, versions and printer columns, as apiextensions-apiserver checks them.
+    validate: (object, old) => validateCustomResourceDefinition(object, old),
     table: createdAtTable,
   },
   {

@@ -2,7 +2,11 @@ import { badRequest } from "../api-error.js";
 import type { JsonObject } from "../json.js";
 import { labelsOf, meta, nameOf, namespaceOf } from "../objects/object-meta.js";
 import type { ResourceType } from "../resource-type.js";
-import { matchesFieldSelector, parseFieldSelector, validateFieldSelector } from "../selectors/field-selector.js";
+import {
+  matchesFieldSelector,
+  parseFieldSelector,
+  validateFieldSelector,
+} from "../selectors/field-selector.js";
 import { parseLabelSelector } from "../selectors/label-selector.js";
 
 /** Decides whether an object belongs in a list or watch, from its label and field selectors. */
@@ -15,11 +19,19 @@ export function objectFilter(type: ResourceType, query: URLSearchParams): Object
   const labels = parseLabelSelector(labelText);
   const fields = parseFieldSelector(fieldText);
   const sample = type.selectableFields({ metadata: {} });
-  validateFieldSelector(fields, new Set(["metadata.name", "metadata.namespace", ...Object.keys(sample)]), type.plural);
+  validateFieldSelector(
+    fields,
+    new Set(["metadata.name", "metadata.namespace", ...Object.keys(sample)]),
+    type.plural,
+  );
   return (object) => {
     if (!labels(labelsOf(object))) return false;
     if (fields.length === 0) return true;
-    const values = { "metadata.name": nameOf(object), "metadata.namespace": namespaceOf(object), ...type.selectableFields(object) };
+    const values = {
+      "metadata.name": nameOf(object),
+      "metadata.namespace": namespaceOf(object),
+      ...type.selectableFields(object),
+    };
     return matchesFieldSelector(fields, values);
   };
 }
@@ -36,7 +48,8 @@ export function encodeContinue(token: ContinueToken): string {
 function decodeContinue(text: string): ContinueToken {
   try {
     const token = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as Partial<ContinueToken>;
-    if (typeof token.rv === "number" && typeof token.start === "string") return { rv: token.rv, start: token.start };
+    if (typeof token.rv === "number" && typeof token.start === "string")
+      return { rv: token.rv, start: token.start };
   } catch (error) {
     throw badRequest("continue key is not valid: not a token this server issued", { cause: error });
   }
@@ -51,7 +64,11 @@ function positionOf(object: JsonObject): string {
  * One page of a sorted list: the items after the `continue` token, at most `limit` of them, and
  * the token for the next page.
  */
-export function paginate(items: JsonObject[], query: URLSearchParams, revision: number): {
+export function paginate(
+  items: JsonObject[],
+  query: URLSearchParams,
+  revision: number,
+): {
   page: JsonObject[];
   continueToken?: string;
   remaining?: number;
@@ -61,11 +78,16 @@ export function paginate(items: JsonObject[], query: URLSearchParams, revision: 
   const after = start === undefined ? items : items.filter((o) => positionOf(o) > start);
   const limitText = query.get("limit");
   const limit = limitText ? Number(limitText) : 0;
-  if (!Number.isInteger(limit) || limit < 0) throw badRequest(`limit must be a non-negative integer, not ${limitText}`);
+  if (!Number.isInteger(limit) || limit < 0)
+    throw badRequest(`limit must be a non-negative integer, not ${limitText}`);
   if (limit === 0 || after.length <= limit) return { page: after };
   const page = after.slice(0, limit);
   const last = page[page.length - 1] as JsonObject;
-  return { page, continueToken: encodeContinue({ rv: revision, start: positionOf(last) }), remaining: after.length - limit };
+  return {
+    page,
+    continueToken: encodeContinue({ rv: revision, start: positionOf(last) }),
+    remaining: after.length - limit,
+  };
 }
 
 /** Whether a client asked for a meta.k8s.io Table (kubectl get). */

@@ -19,14 +19,20 @@ export function bindPod(service: ObjectService, target: RequestTarget, body: Jso
   if (stringField(spec, "nodeName")) {
     throw conflict(subject, `pod ${name} is already assigned to node "${stringField(spec, "nodeName")}"`);
   }
-  if (meta(pod).deletionTimestamp) throw conflict(subject, `pod ${name} is being deleted, cannot be assigned to a host`);
+  if (meta(pod).deletionTimestamp)
+    throw conflict(subject, `pod ${name} is being deleted, cannot be assigned to a host`);
   const bound = structuredClone(pod);
   bound.spec = { ...spec, nodeName };
   const status = isJsonObject(bound.status) ? bound.status : {};
   const conditions = (Array.isArray(status.conditions) ? status.conditions : []).filter(
     (c) => !(isJsonObject(c) && c.type === "PodScheduled"),
   );
-  conditions.push({ type: "PodScheduled", status: "True", lastProbeTime: null, lastTransitionTime: timestamp(service.now()) });
+  conditions.push({
+    type: "PodScheduled",
+    status: "True",
+    lastProbeTime: null,
+    lastTransitionTime: timestamp(service.now()),
+  });
   bound.status = { ...status, conditions };
   // A binding is a write of the scheduler, not of the pod's spec: it goes around the immutable-spec check.
   const key = service.key(target.type, target.namespace, name);
@@ -38,10 +44,18 @@ export function bindPod(service: ObjectService, target: RequestTarget, body: Jso
  * GET pods/<name>/log. The node agent that runs containers keeps their logs; until one runs a
  * pod's container, answer as a kubelet does for a container that has not started.
  */
-export function podLogUnavailable(service: ObjectService, target: RequestTarget, container: string | null): ApiError {
+export function podLogUnavailable(
+  service: ObjectService,
+  target: RequestTarget,
+  container: string | null,
+): ApiError {
   const pod = service.get(target.type, target.namespace, target.name ?? "");
   const spec = isJsonObject(pod.spec) ? pod.spec : {};
   const containers = Array.isArray(spec.containers) ? spec.containers.filter(isJsonObject) : [];
   const name = container ?? stringField(containers[0], "name") ?? "";
-  return new ApiError(400, "BadRequest", `container "${name}" in pod "${target.name}" is waiting to start: ContainerCreating`);
+  return new ApiError(
+    400,
+    "BadRequest",
+    `container "${name}" in pod "${target.name}" is waiting to start: ContainerCreating`,
+  );
 }

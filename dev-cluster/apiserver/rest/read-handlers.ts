@@ -11,7 +11,13 @@ export interface ReadRequest {
   accept: string | undefined;
 }
 
-function tableOf(service: ObjectService, request: ReadRequest, objects: JsonObject[], revision: string, continueToken?: string): JsonObject {
+function tableOf(
+  service: ObjectService,
+  request: ReadRequest,
+  objects: JsonObject[],
+  revision: string,
+  continueToken?: string,
+): JsonObject {
   const { type } = request.target;
   return buildTable(type.table, objects, {
     includeObject: includeObjectPolicy(request.query),
@@ -28,7 +34,12 @@ export function getObject(service: ObjectService, request: ReadRequest): JsonObj
   const { type, namespace, name } = request.target;
   const object = service.get(type, namespace, name ?? "");
   if (!wantsTable(request.accept)) return object;
-  return tableOf(service, request, [object], String(object.metadata && (object.metadata as JsonObject).resourceVersion));
+  return tableOf(
+    service,
+    request,
+    [object],
+    String(object.metadata && (object.metadata as JsonObject).resourceVersion),
+  );
 }
 
 /** GET of a collection: selectors, paging, and a Table when kubectl asks for one. */

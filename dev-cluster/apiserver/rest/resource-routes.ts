@@ -6,18 +6,32 @@ import { bindPod, podLogUnavailable } from "./pod-subresources.js";
 import { getObject, listObjects } from "./read-handlers.js";
 import { type RequestTarget, resolveTarget } from "./request-target.js";
 import { addWarnings, sendJson } from "./responses.js";
-import { getScale, updateScale } from "./scale.js";
-import { serveWatch } from "./watch-handler.js";
-import { createObject, deleteCollection, deleteOne, patchObject, updateObject, type WriteRequest } from "./write-handlers.js";
+import { getScale, patchScale, updateScale } from "./scale.js";
+import { prepareWatch } from "./watch-handler.js";
+import {
+  createObject,
+  deleteCollection,
+  deleteOne,
+  patchObject,
+  updateObject,
+  type WriteRequest,
+} from "./write-handlers.js";
 
 function splitPath(url: string): { segments: string[]; query: URLSearchParams } {
   const [path = "", search = ""] = url.split("?", 2);
-  return { segments: path.split("/").filter((s) => s !== "").map(decodeURIComponent), query: new URLSearchParams(search) };
+  return {
+    segments: path
+      .split("/")
+      .filter((s) => s !== "")
+      .map(decodeURIComponent),
+    query: new URLSearchParams(search),
+  };
 }
 
 /** Resolves `/api/v1/...` or `/apis/<g>/<v>/...` to a target; undefined for discovery paths. */
 function targetOf(service: ObjectService, segments: string[]): RequestTarget | undefined {
-  if (segments[0] === "api" && segments.length > 2) return resolveTarget(service.registry, "", segments[1] ?? "", segments.slice(2));
+  if (segments[0] === "api" && segments.length > 2)
+    return resolveTarget(service.registry, "", segments[1] ?? "", segments.slice(2));
   if (segments[0] === "apis" && segments.length > 3) {
     return resolveTarget(service.registry, segments[1] ?? "", segments[2] ?? "", segments.slice(3));
   }
@@ -54,37 +68,53 @@ export function registerResourceRoutes(app: FastifyInstance, service: ObjectServ
         if (subresource === "scale") return sendJson(reply, 200, getScale(service, target));
         if (name !== undefined) return sendJson(reply, 200, getObject(service, { target, query, accept }));
         if (query.get("watch") === "true" || query.get("watch") === "1") {
+          const stream = prepareWatch(service, { target, query, accept });
           reply.hijack();
-          serveWatch(service, { target, query, accept }, reply.raw);
+          stream(reply.raw);
           return undefined;
         }
         return sendJson(reply, 200, listObjects(service, { target, query, accept }));
       }
       case "POST": {
         if (subresource === "binding") {
-          return sendJson(reply, 201, bindPod(service, target, JSON.parse(write.body || "null") as JsonValue));
+          return sendJson(
+            reply,
+            201,
+            bindPod(service, target, JSON.parse(write.body || "null") as JsonValue),
+          );
         }
-        if (name !== undefined) throw methodNotAllowed(`the server does not allow this method on the requested resource`);
+        if (name !== undefined)
+          throw methodNotAllowed(`the server does not allow this method on the requested resource`);
         const outcome = createObject(service, write);
         addWarnings(reply, outcome.warnings);
         return sendJson(reply, 201, outcome.object);
       }
       case "PUT": {
-        if (name === undefined) throw methodNotAllowed("the server does not allow this method on the requested resource");
-        if (subresource === "scale") return sendJson(reply, 200, updateScale(service, target, JSON.parse(write.body || "null") as JsonValue));
+        if (name === undefined)
+          throw methodNotAllowed("the server does not allow this method on the requested resource");
+        if (subresource === "scale")
+          return sendJson(
+            reply,
+            200,
+            updateScale(service, target, JSON.parse(write.body || "null") as JsonValue),
+          );
         const outcome = updateObject(service, write);
         addWarnings(reply, outcome.warnings);
         return sendJson(reply, 200, outcome.object);
       }
       case "PATCH": {
-        if (name === undefined) throw methodNotAllowed("the server does not allow this method on the requested resource");
+        if (name === undefined)
+          throw methodNotAllowed("the server does not allow this method on the requested resource");
+        if (subresource === "scale") return sendJson(reply, 200, patchScale(service, target, write));
         const outcome = patchObject(service, write);
         addWarnings(reply, outcome.warnings);
         return sendJson(reply, outcome.created ? 201 : 200, outcome.object);
       }
       case "DELETE": {
-        if (subresource !== undefined) throw methodNotAllowed("the server does not allow this method on the requested resource");
-        const result: JsonObject = name === undefined ? deleteCollection(service, write) : deleteOne(service, write);
+        if (subresource !== undefined)
+          throw methodNotAllowed("the server does not allow this method on the requested resource");
+        const result: JsonObject =
+          name === undefined ? deleteCollection(service, write) : deleteOne(service, write);
         return sendJson(reply, 200, result);
       }
       default:

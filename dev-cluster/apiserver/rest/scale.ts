@@ -3,8 +3,10 @@ import { badRequest, conflict } from "../api-error.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
 import { meta, nameOf } from "../objects/object-meta.js";
 import type { ObjectService } from "../objects/object-service.js";
-import type { ScaleSubresource } from "../resource-type.js";
+import { applyPatch, parsePatchBody, patchTypeOf } from "../objects/patch-body.js";
+import type { ResourceType, ScaleSubresource } from "../resource-type.js";
 import type { RequestTarget } from "./request-target.js";
+import type { WriteRequest } from "./write-handlers.js";
 
 function scaleOf(target: RequestTarget): ScaleSubresource {
   const scale = target.type.scaleSubresource;
@@ -35,7 +37,9 @@ function toScale(object: JsonObject, scale: ScaleSubresource): JsonObject {
   const status: JsonObject = { replicas: Number(readPath(object, scale.statusReplicasPath) ?? 0) };
   if (typeof selector === "string") status.selector = selector;
   else if (isJsonObject(selector) && isJsonObject(selector.matchLabels)) {
-    status.selector = Object.entries(selector.matchLabels).map(([k, v]) => `${k}=${String(v)}`).join(",");
+    status.selector = Object.entries(selector.matchLabels)
+      .map(([k, v]) => `${k}=${String(v)}`)
+      .join(",");
   }
   return {
     kind: "Scale",
@@ -64,11 +68,33 @@ export function updateScale(service: ObjectService, target: RequestTarget, body:
   }
   const current = service.get(target.type, target.namespace, target.name ?? "");
   const sentVersion = isJsonObject(body.metadata) ? body.metadata.resourceVersion : undefined;
-  if (typeof sentVersion === "string" && sentVersion !== "" && sentVersion !== meta(current).resourceVersion) {
+  if (
+    typeof sentVersion === "string" &&
+    sentVersion !== "" &&
+    sentVersion !== meta(current).resourceVersion
+  ) {
     throw conflict({ group: target.type.group, resource: target.type.plural, name: nameOf(current) });
   }
   const updated = structuredClone(current);
   writePath(updated, scale.specReplicasPath, body.spec.replicas);
-  const outcome = service.update(target.type, target.namespace, target.name ?? "", updated, { fieldManager: "scale" });
+  const outcome = service.update(target.type, target.namespace, target.name ?? "", updated, {
+    fieldManager: "scale",
+  });
   return toScale(outcome.object, scale);
+}
+
+/** The Scale kind as the patch machinery sees it: built-in, so every patch type is accepted. */
+const SCALE_TYPE = { builtin: true, fieldSemantics: () => undefined } as unknown as ResourceType;
+
+/** PATCH scale (what `kubectl scale` sends): the patch applies to the Scale, whose replicas then go to the object. */
+export function patchScale(service: ObjectService, target: RequestTarget, request: WriteRequest): JsonObject {
+  const patchType = patchTypeOf(SCALE_TYPE, request.contentType);
+  if (patchType === "apply") throw badRequest("server-side apply is not supported on the scale subresource");
+  const patched = applyPatch(
+    SCALE_TYPE,
+    getScale(service, target),
+    patchType,
+    parsePatchBody(patchType, request.body),
+  );
+  return updateScale(service, target, patched);
 }

@@ -39,9 +39,12 @@ function parseJsonBody(body: string): JsonValue {
   try {
     return JSON.parse(body) as JsonValue;
   } catch (error) {
-    throw badRequest(`the request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`, {
-      cause: error,
-    });
+    throw badRequest(
+      `the request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 
@@ -59,10 +62,13 @@ export function patchObject(service: ObjectService, request: WriteRequest): Writ
   const { type, namespace, name } = request.target;
   const patchType = patchTypeOf(type, request.contentType);
   if (patchType === "apply" && !request.query.get("fieldManager")) {
-    throw badRequest("PATCH requests of type apply require fieldManager: fieldManager: Required value: is required for apply patch");
+    throw badRequest(
+      "PATCH requests of type apply require fieldManager: fieldManager: Required value: is required for apply patch",
+    );
   }
   const force = request.query.get("force") === "true";
-  if (force && patchType !== "apply") throw badRequest("force: Invalid value: true: may not be specified for non-apply patch");
+  if (force && patchType !== "apply")
+    throw badRequest("force: Invalid value: true: may not be specified for non-apply patch");
   const patch = parsePatchBody(patchType, request.body);
   return service.patch(type, namespace, name ?? "", patchType, patch, { ...writeOptions(request), force });
 }
@@ -83,7 +89,13 @@ export function deleteCollection(service: ObjectService, request: WriteRequest):
     .items.filter(filter)
     .map((object) => {
       const metadata = object.metadata as JsonObject;
-      return deleteObject(service, type, String(metadata.namespace ?? ""), String(metadata.name ?? ""), options);
+      return deleteObject(
+        service,
+        type,
+        String(metadata.namespace ?? ""),
+        String(metadata.name ?? ""),
+        options,
+      );
     });
   return { kind: type.listKind, apiVersion: groupVersion(type), metadata: {}, items: deleted };
 }
