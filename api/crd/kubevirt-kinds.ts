@@ -1,0 +1,16 @@
+import type { TSchema } from "@sinclair/typebox";
+import type { KindDefinition } from "../kind.js";
+import { KubeVirtKind } from "../kubevirt/kubevirt.js";
+import { VirtualMachineInstanceMigrationKind } from "../migration/virtual-machine-instance-migration.js";
+import { VirtualMachineInstanceReplicaSetKind } from "../replicaset/virtual-machine-instance-replica-set.js";
+import { VirtualMachineKind } from "../vm/virtual-machine.js";
+import { VirtualMachineInstanceKind } from "../vmi/virtual-machine-instance.js";
+
+/** Every kubevirt.io/v1 kind kubevirt-ts serves, in the order their CRDs are listed. */
+export const KUBEVIRT_KINDS: readonly KindDefinition<TSchema, TSchema>[] = [
+  KubeVirtKind,
+  VirtualMachineKind,
+  VirtualMachineInstanceKind,
+  VirtualMachineInstanceMigrationKind,
+  VirtualMachineInstanceReplicaSetKind,
+];

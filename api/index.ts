@@ -1,0 +1,90 @@
+/**
+ * kubevirt.io/v1 for kubevirt-ts: one TypeBox schema per kind gives the TypeScript type, the
+ * shape validator and the CRD schema; defaults and semantic validation are pure functions.
+ *
+ *   import { VirtualMachineKind, type VirtualMachine, defaultVirtualMachine, validateVirtualMachine } from "../api/index.js";
+ */
+
+export { type Condition, ConditionSchema, type ConditionStatus } from "./core/condition.js";
+export { type LabelSelector, labelSelectorMatches } from "./core/label-selector.js";
+export type { ObjectMeta, OwnerReference } from "./core/object-meta.js";
+export { buildCrd, crdName } from "./crd/crd-builder.js";
+export { KUBEVIRT_KINDS } from "./crd/kubevirt-kinds.js";
+export { type ClusterDefaults, clusterDefaultsFrom, KUBEVIRT_DEFAULTS } from "./defaults/cluster-defaults.js";
+export { legacyFirmwareUuid } from "./defaults/firmware-uuid.js";
+export { defaultPullPolicy } from "./defaults/image-pull-policy.js";
+export { defaultKubeVirt, defaultVirtualMachineInstanceReplicaSet } from "./defaults/other-defaults.js";
+export { defaultVirtualMachine } from "./defaults/vm-defaults.js";
+export {
+  DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS,
+  defaultVirtualMachineInstance,
+  defaultVirtualMachineInstanceSpec,
+  withVolumeDisks,
+} from "./defaults/vmi-defaults.js";
+export {
+  API_VERSION,
+  GROUP,
+  type KindDefinition,
+  type KindNames,
+  type PrinterColumn,
+  VERSION,
+} from "./kind.js";
+export type { KubeVirtConfiguration } from "./kubevirt/configuration.js";
+export { type KubeVirt, KubeVirtKind } from "./kubevirt/kubevirt.js";
+export {
+  type KubeVirtSpec,
+  UNINSTALL_STRATEGIES,
+  WORKLOAD_UPDATE_METHODS,
+} from "./kubevirt/kubevirt-spec.js";
+export {
+  KUBEVIRT_CONDITION_TYPES,
+  KUBEVIRT_PHASES,
+  type KubeVirtPhase,
+  type KubeVirtStatus,
+} from "./kubevirt/kubevirt-status.js";
+export {
+  MIGRATION_PHASES,
+  type MigrationPhase,
+  type VirtualMachineInstanceMigration,
+  VirtualMachineInstanceMigrationKind,
+} from "./migration/virtual-machine-instance-migration.js";
+export { Quantity, type QuantityFormat, QuantityParseError } from "./quantity/quantity.js";
+export {
+  type VirtualMachineInstanceReplicaSet,
+  VirtualMachineInstanceReplicaSetKind,
+  VMIRS_CONDITION_TYPES,
+} from "./replicaset/virtual-machine-instance-replica-set.js";
+export type { SchemaValidator } from "./schema/validator.js";
+export type { Cause, CauseReason } from "./validation/cause.js";
+export {
+  validateKubeVirt,
+  validateVirtualMachine,
+  validateVirtualMachineInstance,
+  validateVirtualMachineInstanceMigration,
+  validateVirtualMachineInstanceReplicaSet,
+} from "./validation/object-validation.js";
+export { effectiveRunStrategy, type VirtualMachineValidationOptions } from "./validation/vm-validation.js";
+export { type VirtualMachine, VirtualMachineKind } from "./vm/virtual-machine.js";
+export { RUN_STRATEGIES, type RunStrategy, type VirtualMachineSpec } from "./vm/vm-spec.js";
+export {
+  PRINTABLE_STATUSES,
+  type PrintableStatus,
+  type VirtualMachineStatus,
+  VM_CONDITION_TYPES,
+} from "./vm/vm-status.js";
+export { ANNOTATIONS, FINALIZERS, LABELS, VMI_CONDITION_TYPES, VMI_READY_REASONS } from "./vmi/constants.js";
+export type { Disk } from "./vmi/disks.js";
+export type { Interface } from "./vmi/interfaces.js";
+export type { Network } from "./vmi/networks.js";
+export { type VirtualMachineInstance, VirtualMachineInstanceKind } from "./vmi/virtual-machine-instance.js";
+export {
+  EVICTION_STRATEGIES,
+  type VirtualMachineInstanceSpec,
+  type VirtualMachineInstanceTemplateSpec,
+} from "./vmi/vmi-spec.js";
+export {
+  type VirtualMachineInstancePhase,
+  type VirtualMachineInstanceStatus,
+  VMI_PHASES,
+} from "./vmi/vmi-status.js";
+export type { Volume } from "./vmi/volumes.js";
