@@ -1,0 +1,89 @@
+/**
+ * The controller runtime's public API. Components import from here; the folders behind it each
+ * hold one concern (client, informer, queue, controller, leader election, events, manager,
+ * metrics).
+ */
+export * from "./client/api-errors.js";
+export { KubeClient, type KubeClientOptions } from "./client/kube-client.js";
+export { type ApplyOptions, type PatchOptions, ResourceClient } from "./client/resource-client.js";
+export { KubeTransport, type TransportOptions } from "./client/transport.js";
+export type { WatchEvent } from "./client/watch-events.js";
+export type {
+  DeleteOptions,
+  JsonPatchOperation,
+  ListOptions,
+  ListResult,
+  PropagationPolicy,
+  WatchOptions,
+  WriteOptions,
+} from "./client/write-options.js";
+export { Backoff, type BackoffOptions } from "./clock/backoff.js";
+export { type Clock, sleep, systemClock } from "./clock/clock.js";
+export { Controller, type ControllerOptions } from "./controller/controller.js";
+export { controllerOwnerKey, type KeyMapper, ownKey } from "./controller/enqueue-mappers.js";
+export { Expectations, type ExpectationsOptions } from "./controller/expectations.js";
+export {
+  type Reconcile,
+  type ReconcileOutcome,
+  type ReconcileRequest,
+  type ReconcileResult,
+  TerminalError,
+} from "./controller/reconcile-result.js";
+export { type CoreEvent, type EventType, eventKind } from "./events/event.js";
+export { EventRecorder, type EventRecorderOptions } from "./events/event-recorder.js";
+export {
+  byControllerUid,
+  byLabel,
+  byNamespace,
+  type IndexFunction,
+  namespaceIndex,
+  stripManagedFields,
+} from "./informer/indexed-store.js";
+export { InformerCache, type InformerCacheOptions, type InformerRequest } from "./informer/informer-cache.js";
+export { type EventHandler, type InformerOptions, SharedInformer } from "./informer/shared-informer.js";
+export {
+  formatLabelSelector,
+  type LabelSelector,
+  type LabelSelectorRequirement,
+  labelsMatch,
+} from "./labels/label-selector.js";
+export {
+  type LeaderCallbacks,
+  type LeaderElectionConfig,
+  LeaderElector,
+} from "./leader-election/leader-elector.js";
+export { type Lease, leaseKind } from "./leader-election/lease.js";
+export { Manager, type ManagerExit, type ManagerOptions } from "./manager/manager.js";
+export type { Runnable } from "./manager/runnable.js";
+export { stopOnSignals } from "./manager/stop-on-signals.js";
+export { RuntimeMetrics } from "./metrics/runtime-metrics.js";
+export {
+  deepFreeze,
+  type Frozen,
+  type KubeObject,
+  mutableCopy,
+  type ObjectMeta,
+  type OwnerReference,
+  type Status,
+  type StatusCause,
+} from "./objects/kube-object.js";
+export { objectKey, parseKey, refKey } from "./objects/object-key.js";
+export {
+  apiVersionOf,
+  collectionPath,
+  defineKind,
+  kindId,
+  type ObjectRef,
+  objectPath,
+  type ResourceKind,
+} from "./objects/resource-kind.js";
+export {
+  type DefaultRateLimiterOptions,
+  defaultControllerRateLimiter,
+  ItemExponentialRateLimiter,
+  MaxOfRateLimiter,
+  type RateLimiter,
+  TokenBucketRateLimiter,
+} from "./queue/rate-limiters.js";
+export { RateLimitingQueue } from "./queue/rate-limiting-queue.js";
+export { WorkQueue } from "./queue/work-queue.js";
