@@ -1,0 +1,143 @@
+// The test guest's init scripts and configuration files. Stage 1 (`/init`, initramfs only) loads the drivers
+// and switches to the root disk when the kernel command line names one; stage 2 (busybox init with
+// `/etc/inittab`, on whichever root is in use) mounts what it needs, arms the power button, echoes the
+// cloud-init NoCloud data, prints the banner and runs a shell on ttyS0.
+import {
+  CIDATA_FILES,
+  cidataBeginMarker,
+  cidataEndMarker,
+  TEST_GUEST_BANNER,
+  TEST_GUEST_PROMPT,
+  TEST_GUEST_SHUTDOWN_MESSAGE,
+  TEST_GUEST_STATUS_PREFIX,
+} from "./guest-console.js";
+
+export interface GuestFile {
+  /** Path inside the guest, without a leading slash. */
+  path: string;
+  content: string;
+  mode: number;
+}
+
+/** Where stage 1 finds the modules to load: one `name [parameters…]` per line, dependencies first. */
+export const MODULE_LOAD_ORDER_FILE = "lib/modules/load-order";
+
+const STAGE1_INIT = `#!/bin/sh
+# Stage 1 (initramfs): load the drivers, then switch to the root disk if the kernel command line names one
+# (root=/dev/vda or root=LABEL=...). Without one, or when it cannot be mounted, stay in the initramfs.
+export PATH=/bin:/sbin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+while read -r module parameters; do
+  insmod "/lib/modules/$module.ko" $parameters || echo "init: cannot load $module"
+done < /${MODULE_LOAD_ORDER_FILE}
+root=
+for arg in $(cat /proc/cmdline); do
+  case "$arg" in root=*) root="\${arg#root=}" ;; esac
+done
+if [ -n "$root" ]; then
+  device=
+  for attempt in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+    case "$root" in
+      /dev/*) [ -b "$root" ] && device="$root" ;;
+      *) device=$(findfs "$root" 2>/dev/null) ;;
+    esac
+    [ -n "$device" ] && break
+    sleep 0.1
+  done
+  if [ -n "$device" ] && { mount -t ext4 "$device" /newroot || mount -t ext4 -o ro "$device" /newroot; }; then
+    mount --move /dev /newroot/dev
+    mount --move /proc /newroot/proc
+    mount --move /sys /newroot/sys
+    exec switch_root /newroot /sbin/init
+  fi
+  echo "init: cannot mount the root file system $root; staying in the initramfs"
+fi
+exec /sbin/init
+`;
+
+const INITTAB = `::sysinit:/etc/init.d/rcS
+ttyS0::respawn:-/bin/sh
+::ctrlaltdel:/sbin/reboot
+::shutdown:/etc/init.d/rcK
+`;
+
+function cidataEcho(): string {
+  return CIDATA_FILES.map(
+    (file) => `  if [ -f /run/cidata/${file} ]; then
+    echo "${cidataBeginMarker(file)}"
+    cat /run/cidata/${file}
+    echo
+    echo "${cidataEndMarker(file)}"
+  fi`,
+  ).join("\n");
+}
+
+// The banner comes last: a test that has seen it knows the power button is armed.
+const RC_START = `#!/bin/sh
+# Stage 2 (busybox init's sysinit), on the initramfs or on the root disk.
+export PATH=/bin:/sbin
+[ -c /dev/ttyS0 ] && exec >/dev/ttyS0 2>&1 </dev/null
+grep -q ' /proc ' /proc/mounts 2>/dev/null || mount -t proc proc /proc
+grep -q ' /sys ' /proc/mounts || mount -t sysfs sys /sys
+grep -q ' /dev ' /proc/mounts || mount -t devtmpfs dev /dev
+mount -t tmpfs -o mode=0755 run /run
+mkdir -p /run/cidata
+acpid -l /run/acpid.log -p /run/acpid.pid || echo "rcS: acpid did not start: the power button will not work"
+hostname guest
+cidata=$(findfs LABEL=cidata 2>/dev/null)
+if [ -n "$cidata" ] && mount -t iso9660 -o ro "$cidata" /run/cidata; then
+${cidataEcho()}
+  name=$(sed -n 's/^local-hostname:[ "]*\\([^ "]*\\).*/\\1/p' /run/cidata/meta-data 2>/dev/null)
+  [ -n "$name" ] && hostname "$name"
+fi
+root=$(awk '$2 == "/" { device = $1 } END { print device }' /proc/mounts)
+[ "$root" = rootfs ] && root=initramfs
+echo "${TEST_GUEST_STATUS_PREFIX}root=$root cidata=\${cidata:-none}"
+echo "${TEST_GUEST_BANNER}"
+`;
+
+const RC_STOP = `#!/bin/sh
+# Runs on poweroff and reboot, before busybox init kills the remaining processes.
+[ -c /dev/ttyS0 ] && exec >/dev/ttyS0 2>&1
+echo "${TEST_GUEST_SHUTDOWN_MESSAGE}"
+sync
+umount -a -r 2>/dev/null
+exit 0
+`;
+
+/**
+ * busybox acpid runs /etc/acpi/PWRF/00000080 for the power button (its built-in event map). It shuts down
+ * itself rather than through busybox init, whose shutdown sleeps 2 s between signals; nothing runs here
+ * that needs a signal to stop cleanly.
+ */
+const POWER_BUTTON_ACTION = `#!/bin/sh
+/etc/init.d/rcK
+exec poweroff -f
+`;
+
+const PROFILE = `export PATH=/bin:/sbin
+export PS1='${TEST_GUEST_PROMPT}'
+`;
+
+/** The files of stage 2; they go on the root disk and into the initramfs. */
+export function stage2Files(): GuestFile[] {
+  return [
+    { path: "etc/inittab", content: INITTAB, mode: 0o644 },
+    { path: "etc/init.d/rcS", content: RC_START, mode: 0o755 },
+    { path: "etc/init.d/rcK", content: RC_STOP, mode: 0o755 },
+    { path: "etc/acpi/PWRF/00000080", content: POWER_BUTTON_ACTION, mode: 0o755 },
+    { path: "etc/profile", content: PROFILE, mode: 0o644 },
+    { path: "etc/passwd", content: "root:x:0:0:root:/root:/bin/sh\n", mode: 0o644 },
+    { path: "etc/group", content: "root:x:0:\n", mode: 0o644 },
+  ];
+}
+
+/** The initramfs-only stage 1. */
+export function stage1Files(moduleLoadOrder: string): GuestFile[] {
+  return [
+    { path: "init", content: STAGE1_INIT, mode: 0o755 },
+    { path: MODULE_LOAD_ORDER_FILE, content: moduleLoadOrder, mode: 0o644 },
+  ];
+}
