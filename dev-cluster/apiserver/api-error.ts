@@ -45,7 +45,13 @@ export class ApiError extends Error {
   readonly reason: StatusReason;
   readonly details: StatusDetails | undefined;
 
-  constructor(code: number, reason: StatusReason, message: string, details?: StatusDetails, options?: ErrorOptions) {
+  constructor(
+    code: number,
+    reason: StatusReason,
+    message: string,
+    details?: StatusDetails,
+    options?: ErrorOptions,
+  ) {
     super(message, options);
     this.name = "ApiError";
     this.code = code;
@@ -93,11 +99,16 @@ export function notFound(subject: ErrorSubject): ApiError {
 }
 
 export function alreadyExists(subject: ErrorSubject): ApiError {
-  return new ApiError(409, "AlreadyExists", `${qualifiedResource(subject)} "${subject.name ?? ""}" already exists`, {
-    name: subject.name ?? "",
-    group: subject.group,
-    kind: subject.resource,
-  });
+  return new ApiError(
+    409,
+    "AlreadyExists",
+    `${qualifiedResource(subject)} "${subject.name ?? ""}" already exists`,
+    {
+      name: subject.name ?? "",
+      group: subject.group,
+      kind: subject.resource,
+    },
+  );
 }
 
 export function conflict(subject: ErrorSubject, why?: string): ApiError {

@@ -35,7 +35,10 @@ export interface DevApiServer extends RunningApiServer {
 export async function startDevApiServer(options: DevApiServerOptions): Promise<DevApiServer> {
   const host = options.host ?? "127.0.0.1";
   await mkdir(options.dataDir, { recursive: true });
-  const certificates = await ensureServingCertificates(options.dataDir, { hosts: ["localhost"], ips: [host] });
+  const certificates = await ensureServingCertificates(options.dataDir, {
+    hosts: ["localhost"],
+    ips: [host],
+  });
   const tokenFile = join(options.dataDir, "tokens.csv");
   const adminToken = await ensureTokenFile(tokenFile);
   const authenticator = await loadTokenFile(tokenFile);
@@ -49,7 +52,11 @@ export async function startDevApiServer(options: DevApiServerOptions): Promise<D
     ...(options.historySize ? { historySize: options.historySize } : {}),
   });
   if (options.kubeconfigPath) {
-    await writeKubeconfig(options.kubeconfigPath, { server: server.url, caCertPem: certificates.caCertPem, token: adminToken });
+    await writeKubeconfig(options.kubeconfigPath, {
+      server: server.url,
+      caCertPem: certificates.caCertPem,
+      token: adminToken,
+    });
   }
   return { ...server, adminToken, caCertPem: certificates.caCertPem };
 }

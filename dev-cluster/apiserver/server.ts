@@ -85,7 +85,11 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
   };
 }
 
-function buildHttpServer(options: ApiServerOptions, service: ObjectService, registry: ResourceRegistry): FastifyInstance {
+function buildHttpServer(
+  options: ApiServerOptions,
+  service: ObjectService,
+  registry: ResourceRegistry,
+): FastifyInstance {
   const app = Fastify({
     https: { cert: options.tls.certPem, key: options.tls.keyPem },
     bodyLimit: MAX_BODY_BYTES,
@@ -95,13 +99,9 @@ function buildHttpServer(options: ApiServerOptions, service: ObjectService, regi
     forceCloseConnections: true,
   });
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: MAX_BODY_BYTES }, (request, body, done) => {
-    if ((request.headers["content-type"] ?? "").startsWith("application/vnd.kubernetes.protobuf")) {
-      done(new ApiError(415, "UnsupportedMediaType", "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml"), undefined);
-      return;
-    }
-    done(null, body);
-  });
+  app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: MAX_BODY_BYTES }, (_request, body, done) =>
+    done(null, body),
+  );
   app.addHook("onRequest", async (request, reply) => {
     const path = request.url.split("?", 1)[0] ?? "";
     if (PUBLIC_PATHS.has(path)) return;
@@ -113,7 +113,10 @@ function buildHttpServer(options: ApiServerOptions, service: ObjectService, regi
   app.setErrorHandler((error: FastifyError | Error, _request, reply) => {
     const fastifyError = error as FastifyError;
     if (fastifyError.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
-      return sendError(reply, new ApiError(413, "RequestEntityTooLarge", "the request body is larger than 3 MiB"));
+      return sendError(
+        reply,
+        new ApiError(413, "RequestEntityTooLarge", "the request body is larger than 3 MiB"),
+      );
     }
     const apiError = asApiError(error);
     if (apiError.code >= 500) options.log.error({ err: error }, "request failed");
@@ -122,7 +125,8 @@ function buildHttpServer(options: ApiServerOptions, service: ObjectService, regi
   app.setNotFoundHandler((_request, reply) =>
     sendError(reply, new ApiError(404, "NotFound", "the server could not find the requested resource")),
   );
-  for (const path of ["/healthz", "/livez", "/readyz"]) app.get(path, (_request, reply) => reply.type("text/plain").send("ok"));
+  for (const path of ["/healthz", "/livez", "/readyz"])
+    app.get(path, (_request, reply) => reply.type("text/plain").send("ok"));
   registerDiscoveryRoutes(app, registry);
   registerResourceRoutes(app, service);
   return app;

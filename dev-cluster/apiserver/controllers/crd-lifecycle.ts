@@ -2,7 +2,14 @@ import type { Logger } from "pino";
 import { customResourceTypes } from "../crd/custom-resource-type.js";
 import { isJsonObject, type JsonObject, jsonEqual } from "../json.js";
 import { deleteObject } from "../objects/deletion.js";
-import { finalizersOf, isBeingDeleted, meta, nameOf, namespaceOf, timestamp } from "../objects/object-meta.js";
+import {
+  finalizersOf,
+  isBeingDeleted,
+  meta,
+  nameOf,
+  namespaceOf,
+  timestamp,
+} from "../objects/object-meta.js";
 import type { ObjectService } from "../objects/object-service.js";
 import { crdStorageVersion } from "../registry/resource-registry.js";
 import type { ObjectKey } from "../storage/object-store.js";
@@ -79,7 +86,9 @@ export class CrdLifecycle {
       return { type, status: "True", lastTransitionTime, reason, message };
     };
     const storage = crdStorageVersion(crd);
-    const storedVersions = Array.isArray(status.storedVersions) ? status.storedVersions.filter((v) => typeof v === "string") : [];
+    const storedVersions = Array.isArray(status.storedVersions)
+      ? status.storedVersions.filter((v) => typeof v === "string")
+      : [];
     if (storage && !storedVersions.includes(storage)) storedVersions.push(storage);
     return {
       ...status,
@@ -99,7 +108,8 @@ export class CrdLifecycle {
     if (type) {
       for (const object of this.#service.list(type, undefined).items) {
         remaining++;
-        if (!isBeingDeleted(object)) deleteObject(this.#service, type, namespaceOf(object), nameOf(object), {});
+        if (!isBeingDeleted(object))
+          deleteObject(this.#service, type, namespaceOf(object), nameOf(object), {});
       }
     }
     if (remaining === 0) removeFinalizer(this.#service.store, key, CRD_CLEANUP_FINALIZER);

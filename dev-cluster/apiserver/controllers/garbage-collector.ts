@@ -45,7 +45,11 @@ export class GarbageCollector {
   }
 
   #observe(resource: string, object: JsonObject, deleted: boolean): void {
-    const key = keyString({ resource, namespace: String(meta(object).namespace ?? ""), name: String(meta(object).name ?? "") });
+    const key = keyString({
+      resource,
+      namespace: String(meta(object).namespace ?? ""),
+      name: String(meta(object).name ?? ""),
+    });
     const uid = uidOf(object);
     for (const owner of this.#ownersOf.get(key) ?? []) this.#dependents.get(owner)?.delete(key);
     this.#ownersOf.delete(key);
@@ -70,7 +74,10 @@ export class GarbageCollector {
       this.#queue.add(`dependent:${key}`);
     }
     const finalizers = finalizersOf(object);
-    if (isBeingDeleted(object) && (finalizers.includes(FOREGROUND_FINALIZER) || finalizers.includes(ORPHAN_FINALIZER))) {
+    if (
+      isBeingDeleted(object) &&
+      (finalizers.includes(FOREGROUND_FINALIZER) || finalizers.includes(ORPHAN_FINALIZER))
+    ) {
       this.#queue.add(`owner:${key}`);
     }
   }
@@ -103,12 +110,15 @@ export class GarbageCollector {
       return;
     }
     if (alive.length === 0) {
-      if (!isBeingDeleted(object)) deleteObject(this.#service, type, key.namespace, key.name, { propagationPolicy: "Background" });
+      if (!isBeingDeleted(object))
+        deleteObject(this.#service, type, key.namespace, key.name, { propagationPolicy: "Background" });
       return;
     }
     const updated = structuredClone(object);
     const aliveUids = new Set(alive.map((ref) => ref.uid));
-    meta(updated).ownerReferences = (meta(object).ownerReferences as JsonObject[]).filter((ref) => aliveUids.has(String(ref.uid)));
+    meta(updated).ownerReferences = (meta(object).ownerReferences as JsonObject[]).filter((ref) =>
+      aliveUids.has(String(ref.uid)),
+    );
     this.#service.store.commit([{ type: "put", key, object: updated }]);
   }
 

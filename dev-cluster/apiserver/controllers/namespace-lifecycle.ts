@@ -21,7 +21,10 @@ export class NamespaceLifecycle {
 
   constructor(service: ObjectService, log: Logger) {
     this.#service = service;
-    this.#queue = new KeyQueue((name) => this.#reconcile(name), log.child({ controller: "namespace-lifecycle" }));
+    this.#queue = new KeyQueue(
+      (name) => this.#reconcile(name),
+      log.child({ controller: "namespace-lifecycle" }),
+    );
     this.#stopWatching = service.store.onChange((event) => {
       if (event.resource === NAMESPACES) this.#queue.add(event.name);
       else if (event.type === "DELETED" && event.namespace !== "") this.#queue.add(event.namespace);
@@ -35,7 +38,12 @@ export class NamespaceLifecycle {
     if (!type) throw new Error("the namespaces resource is not registered");
     for (const name of ["default", "kube-system", "kube-public", "kube-node-lease"]) {
       if (this.#service.find(type, "", name)) continue;
-      this.#service.create(type, "", { apiVersion: "v1", kind: "Namespace", metadata: { name } }, { fieldManager: "dev-cluster" });
+      this.#service.create(
+        type,
+        "",
+        { apiVersion: "v1", kind: "Namespace", metadata: { name } },
+        { fieldManager: "dev-cluster" },
+      );
     }
   }
 
@@ -56,7 +64,8 @@ export class NamespaceLifecycle {
       seen.add(resource);
       for (const object of this.#service.store.list(resource, name)) {
         remaining++;
-        if (!isBeingDeleted(object)) deleteObject(this.#service, type, namespaceOf(object), nameOf(object), {});
+        if (!isBeingDeleted(object))
+          deleteObject(this.#service, type, namespaceOf(object), nameOf(object), {});
       }
     }
     if (remaining > 0) return;
@@ -66,7 +75,9 @@ export class NamespaceLifecycle {
   /** Nothing is left: drop the `kubernetes` finalizer (spec.finalizers) and remove the namespace when no other finalizer holds it. */
   #finalize(key: ObjectKey, namespace: JsonObject): void {
     const spec = isJsonObject(namespace.spec) ? namespace.spec : {};
-    const specFinalizers = (Array.isArray(spec.finalizers) ? spec.finalizers : []).filter((f) => f !== NAMESPACE_FINALIZER);
+    const specFinalizers = (Array.isArray(spec.finalizers) ? spec.finalizers : []).filter(
+      (f) => f !== NAMESPACE_FINALIZER,
+    );
     const updated = structuredClone(namespace);
     updated.spec = { ...spec, finalizers: specFinalizers };
     const removable = specFinalizers.length === 0 && finalizersOf(namespace).length === 0;

@@ -16,23 +16,32 @@ export function parseFieldValidation(value: string | null): FieldValidation {
  * clients may leave out (kind and apiVersion of built-ins, metadata), and prunes unknown fields as
  * `fieldValidation` says. Returns the warnings to send back.
  */
-export function decodeObject(type: ResourceType, body: unknown, validation: FieldValidation): {
+export function decodeObject(
+  type: ResourceType,
+  body: unknown,
+  validation: FieldValidation,
+): {
   object: JsonObject;
   warnings: string[];
 } {
-  if (!isJsonObject(body)) throw badRequest(`the body of the request must be a JSON object of kind ${type.kind}`);
+  if (!isJsonObject(body))
+    throw badRequest(`the body of the request must be a JSON object of kind ${type.kind}`);
   const object = structuredClone(body);
   const expectedApiVersion = groupVersion(type);
   if (object.kind === undefined || object.kind === "") {
-    if (!type.builtin) throw badRequest(`Object 'Kind' is missing in '${JSON.stringify(body).slice(0, 200)}'`);
+    if (!type.builtin)
+      throw badRequest(`Object 'Kind' is missing in '${JSON.stringify(body).slice(0, 200)}'`);
     object.kind = type.kind;
   }
   if (object.apiVersion === undefined || object.apiVersion === "") {
-    if (!type.builtin) throw badRequest(`Object 'apiVersion' is missing in '${JSON.stringify(body).slice(0, 200)}'`);
+    if (!type.builtin)
+      throw badRequest(`Object 'apiVersion' is missing in '${JSON.stringify(body).slice(0, 200)}'`);
     object.apiVersion = expectedApiVersion;
   }
   if (object.kind !== type.kind) {
-    throw badRequest(`the kind in the data (${String(object.kind)}) does not match the expected kind (${type.kind})`);
+    throw badRequest(
+      `the kind in the data (${String(object.kind)}) does not match the expected kind (${type.kind})`,
+    );
   }
   if (object.apiVersion !== expectedApiVersion) {
     throw badRequest(

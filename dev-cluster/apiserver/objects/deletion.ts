@@ -26,7 +26,9 @@ export function parseDeleteOptions(body: unknown, query: URLSearchParams): Delet
   const options: DeleteOptions = {};
   if (policy !== undefined && policy !== null) {
     if (policy !== "Background" && policy !== "Foreground" && policy !== "Orphan") {
-      throw badRequest(`propagationPolicy must be one of Background, Foreground or Orphan, not ${JSON.stringify(policy)}`);
+      throw badRequest(
+        `propagationPolicy must be one of Background, Foreground or Orphan, not ${JSON.stringify(policy)}`,
+      );
     }
     options.propagationPolicy = policy;
   } else if (orphanDependents === true || orphanDependents === "true") {
@@ -34,7 +36,8 @@ export function parseDeleteOptions(body: unknown, query: URLSearchParams): Delet
   }
   if (grace !== undefined && grace !== null) {
     const seconds = Number(grace);
-    if (!Number.isInteger(seconds) || seconds < 0) throw badRequest(`gracePeriodSeconds must be a non-negative integer`);
+    if (!Number.isInteger(seconds) || seconds < 0)
+      throw badRequest(`gracePeriodSeconds must be a non-negative integer`);
     options.gracePeriodSeconds = seconds;
   }
   if (isJsonObject(source.preconditions)) {
@@ -45,7 +48,8 @@ export function parseDeleteOptions(body: unknown, query: URLSearchParams): Delet
     };
   }
   const dryRun = query.getAll("dryRun");
-  if (dryRun.includes("All") || (Array.isArray(source.dryRun) && source.dryRun.includes("All"))) options.dryRun = true;
+  if (dryRun.includes("All") || (Array.isArray(source.dryRun) && source.dryRun.includes("All")))
+    options.dryRun = true;
   return options;
 }
 
@@ -117,7 +121,10 @@ function checkPreconditions(type: ResourceType, current: JsonObject, options: De
   const { uid, resourceVersion } = options.preconditions ?? {};
   const subject = { group: type.group, resource: type.plural, name: nameOf(current) };
   if (uid !== undefined && uid !== uidOf(current)) {
-    throw conflict(subject, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${uidOf(current)}`);
+    throw conflict(
+      subject,
+      `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${uidOf(current)}`,
+    );
   }
   if (resourceVersion !== undefined && resourceVersion !== meta(current).resourceVersion) {
     throw conflict(

@@ -34,7 +34,9 @@ export function finalizersOf(object: JsonObject): string[] {
 export function labelsOf(object: JsonObject): Record<string, string> {
   const labels = meta(object).labels;
   if (!isJsonObject(labels)) return {};
-  return Object.fromEntries(Object.entries(labels).filter((e): e is [string, string] => typeof e[1] === "string"));
+  return Object.fromEntries(
+    Object.entries(labels).filter((e): e is [string, string] => typeof e[1] === "string"),
+  );
 }
 
 export interface OwnerReference {
@@ -91,7 +93,13 @@ export function initialiseSystemMetadata(object: JsonObject, now: Date): void {
   delete metadata.selfLink;
 }
 
-const SYSTEM_METADATA = ["uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "generation"];
+const SYSTEM_METADATA = [
+  "uid",
+  "creationTimestamp",
+  "deletionTimestamp",
+  "deletionGracePeriodSeconds",
+  "generation",
+];
 
 /** On update the server keeps its own metadata fields whatever the client sent. */
 export function preserveSystemMetadata(updated: JsonObject, old: JsonObject): void {

@@ -91,10 +91,15 @@ export class ObjectService {
     const metadata = meta(object);
     this.#placeInNamespace(type, object, namespace);
     const generateName = stringField(metadata, "generateName");
-    if (!stringField(metadata, "name") && generateName) metadata.name = `${generateName}${generatedNameSuffix()}`;
+    if (!stringField(metadata, "name") && generateName)
+      metadata.name = `${generateName}${generatedNameSuffix()}`;
     if (!stringField(metadata, "name")) {
       throw invalid(type.kind, type.group, "", [
-        { reason: "FieldValueRequired", message: "Required value: name or generateName is required", field: "metadata.name" },
+        {
+          reason: "FieldValueRequired",
+          message: "Required value: name or generateName is required",
+          field: "metadata.name",
+        },
       ]);
     }
     if (type.statusSubresource) delete object.status;
@@ -102,7 +107,13 @@ export class ObjectService {
     return { object: this.#storeNew(type, object, options), created: true, warnings };
   }
 
-  update(type: ResourceType, namespace: string, name: string, body: unknown, options: WriteOptions): WriteOutcome {
+  update(
+    type: ResourceType,
+    namespace: string,
+    name: string,
+    body: unknown,
+    options: WriteOptions,
+  ): WriteOutcome {
     const { object, warnings } = decodeObject(type, body, options.fieldValidation ?? "Warn");
     this.#placeInNamespace(type, object, namespace);
     this.#checkNameMatches(object, name);
@@ -127,11 +138,18 @@ export class ObjectService {
     this.#checkNameMatches(object, name);
     // A patch that sets metadata.resourceVersion is a precondition (kubectl's managedFields migration relies on it).
     const sentVersion = meta(object).resourceVersion;
-    if (sentVersion !== undefined && sentVersion !== meta(old).resourceVersion) checkResourceVersion(type, object, old);
+    if (sentVersion !== undefined && sentVersion !== meta(old).resourceVersion)
+      checkResourceVersion(type, object, old);
     return { object: this.#storeUpdate(type, object, old, options), created: false, warnings };
   }
 
-  #apply(type: ResourceType, namespace: string, name: string, patch: JsonValue, options: WriteOptions & { force?: boolean }): WriteOutcome {
+  #apply(
+    type: ResourceType,
+    namespace: string,
+    name: string,
+    patch: JsonValue,
+    options: WriteOptions & { force?: boolean },
+  ): WriteOutcome {
     const { object: applied, warnings } = decodeObject(type, patch, options.fieldValidation ?? "Warn");
     this.#placeInNamespace(type, applied, namespace);
     this.#checkNameMatches(applied, name);
@@ -153,19 +171,31 @@ export class ObjectService {
     return { object: this.#storeUpdate(type, merged, old, options, true), created: false, warnings };
   }
 
-  #storeNew(type: ResourceType, object: JsonObject, options: WriteOptions, managedFieldsDone = false): JsonObject {
+  #storeNew(
+    type: ResourceType,
+    object: JsonObject,
+    options: WriteOptions,
+    managedFieldsDone = false,
+  ): JsonObject {
     type.applyDefaults(object);
     initialiseSystemMetadata(object, this.now());
     this.#validate(type, object, undefined, undefined);
     if (!managedFieldsDone) this.#recordManagedFields(type, undefined, object, options);
     const key = this.key(type, stringField(meta(object), "namespace") ?? "", nameOf(object));
-    if (this.#deps.store.get(key)) throw alreadyExists({ group: type.group, resource: type.plural, name: key.name });
+    if (this.#deps.store.get(key))
+      throw alreadyExists({ group: type.group, resource: type.plural, name: key.name });
     if (options.dryRun) return object;
     const [stored] = this.#deps.store.commit([{ type: "put", key, object }]);
     return this.#present(type, stored as JsonObject);
   }
 
-  #storeUpdate(type: ResourceType, object: JsonObject, old: JsonObject, options: WriteOptions, managedFieldsDone = false): JsonObject {
+  #storeUpdate(
+    type: ResourceType,
+    object: JsonObject,
+    old: JsonObject,
+    options: WriteOptions,
+    managedFieldsDone = false,
+  ): JsonObject {
     type.applyDefaults(object);
     const updated = prepareUpdate(type, object, old, options.subresource);
     this.#validate(type, updated, old, options.subresource);
@@ -183,7 +213,12 @@ export class ObjectService {
     return this.#present(type, stored as JsonObject);
   }
 
-  #recordManagedFields(type: ResourceType, old: JsonObject | undefined, updated: JsonObject, options: WriteOptions): void {
+  #recordManagedFields(
+    type: ResourceType,
+    old: JsonObject | undefined,
+    updated: JsonObject,
+    options: WriteOptions,
+  ): void {
     const entries = recordUpdate(old, updated, {
       manager: options.fieldManager,
       apiVersion: groupVersion(type),
@@ -197,8 +232,14 @@ export class ObjectService {
     else delete metadata.managedFields;
   }
 
-  #validate(type: ResourceType, object: JsonObject, old: JsonObject | undefined, subresource: string | undefined): void {
-    const causes = subresource === "status" && old ? type.validateStatus(object, old) : type.validate(object, old);
+  #validate(
+    type: ResourceType,
+    object: JsonObject,
+    old: JsonObject | undefined,
+    subresource: string | undefined,
+  ): void {
+    const causes =
+      subresource === "status" && old ? type.validateStatus(object, old) : type.validate(object, old);
     if (causes.length > 0) throw invalid(type.kind, type.group, nameOf(object), causes);
   }
 
@@ -211,7 +252,11 @@ export class ObjectService {
     }
     const sent = stringField(metadata, "namespace");
     if (sent && sent !== namespace) {
-      throw new ApiError(400, "BadRequest", "the namespace of the provided object does not match the namespace sent on the request");
+      throw new ApiError(
+        400,
+        "BadRequest",
+        "the namespace of the provided object does not match the namespace sent on the request",
+      );
     }
     metadata.namespace = namespace;
   }
@@ -223,7 +268,11 @@ export class ObjectService {
       return;
     }
     if (sent !== name) {
-      throw new ApiError(400, "BadRequest", `the name of the object (${sent}) does not match the name on the URL (${name})`);
+      throw new ApiError(
+        400,
+        "BadRequest",
+        `the name of the object (${sent}) does not match the name on the URL (${name})`,
+      );
     }
   }
 

@@ -19,7 +19,9 @@ const PATCH_TYPES: Record<string, PatchType> = {
 export function patchTypeOf(type: ResourceType, contentType: string | undefined): PatchType {
   const mediaType = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
   const patchType = PATCH_TYPES[mediaType];
-  const accepted = type.builtin ? Object.keys(PATCH_TYPES) : Object.keys(PATCH_TYPES).filter((t) => !t.includes("strategic"));
+  const accepted = type.builtin
+    ? Object.keys(PATCH_TYPES)
+    : Object.keys(PATCH_TYPES).filter((t) => !t.includes("strategic"));
   if (patchType === undefined || (patchType === "strategic" && !type.builtin)) {
     throw unsupportedMediaType(
       `the body of the request was in an unknown format - accepted media types include: ${accepted.join(", ")}`,
@@ -40,7 +42,12 @@ export function parsePatchBody(patchType: PatchType, body: string): JsonValue {
 }
 
 /** Applies a JSON, merge or strategic merge patch to a copy of `current`. */
-export function applyPatch(type: ResourceType, current: JsonObject, patchType: PatchType, patch: JsonValue): JsonObject {
+export function applyPatch(
+  type: ResourceType,
+  current: JsonObject,
+  patchType: PatchType,
+  patch: JsonValue,
+): JsonObject {
   switch (patchType) {
     case "json":
       return applyJsonPatch(current, patch);

@@ -57,7 +57,9 @@ export function prepareUpdate(
   checkFinalizersOfDeletedObject(type, result, old);
   const generation = meta(old).generation;
   if (typeof generation === "number") {
-    meta(result).generation = jsonEqual(specPart(type, result), specPart(type, old)) ? generation : generation + 1;
+    meta(result).generation = jsonEqual(specPart(type, result), specPart(type, old))
+      ? generation
+      : generation + 1;
   }
   return result;
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, methodNotAllowed } from "../api-error.js";
 import type { JsonObject, JsonValue } from "../json.js";
 import type { ObjectService } from "../objects/object-service.js";
+import { EventDecoder } from "./event-decoder.js";
 import { bindPod, podLogUnavailable } from "./pod-subresources.js";
 import { getObject, listObjects } from "./read-handlers.js";
 import { type RequestTarget, resolveTarget } from "./request-target.js";
@@ -12,6 +13,7 @@ import {
   createObject,
   deleteCollection,
   deleteOne,
+  parseJsonBody,
   patchObject,
   updateObject,
   type WriteRequest,
@@ -38,10 +40,10 @@ function targetOf(service: ObjectService, segments: string[]): RequestTarget | u
   return undefined;
 }
 
-function bodyText(request: FastifyRequest): string {
+function bodyBytes(request: FastifyRequest): Buffer {
   const body = request.body;
-  if (body === undefined || body === null) return "";
-  return Buffer.isBuffer(body) ? body.toString("utf8") : String(body);
+  if (body === undefined || body === null) return Buffer.alloc(0);
+  return Buffer.isBuffer(body) ? body : Buffer.from(String(body));
 }
 
 /**
@@ -49,6 +51,7 @@ function bodyText(request: FastifyRequest): string {
  * deletecollection, and the status, scale, binding and log subresources.
  */
 export function registerResourceRoutes(app: FastifyInstance, service: ObjectService): void {
+  const decoder = new EventDecoder();
   const handle = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const { segments, query } = splitPath(request.url);
     const target = targetOf(service, segments);
@@ -57,7 +60,8 @@ export function registerResourceRoutes(app: FastifyInstance, service: ObjectServ
       target,
       query,
       contentType: request.headers["content-type"],
-      body: bodyText(request),
+      body: bodyBytes(request).toString("utf8"),
+      rawBody: bodyBytes(request),
       userAgent: request.headers["user-agent"],
     };
     const accept = request.headers.accept;
@@ -68,7 +72,7 @@ export function registerResourceRoutes(app: FastifyInstance, service: ObjectServ
         if (subresource === "scale") return sendJson(reply, 200, getScale(service, target));
         if (name !== undefined) return sendJson(reply, 200, getObject(service, { target, query, accept }));
         if (query.get("watch") === "true" || query.get("watch") === "1") {
-          const stream = prepareWatch(service, { target, query, accept });
+          const stream = prepareWatch(service, decoder, { target, query, accept });
           reply.hijack();
           stream(reply.raw);
           return undefined;
@@ -77,11 +81,7 @@ export function registerResourceRoutes(app: FastifyInstance, service: ObjectServ
       }
       case "POST": {
         if (subresource === "binding") {
-          return sendJson(
-            reply,
-            201,
-            bindPod(service, target, JSON.parse(write.body || "null") as JsonValue),
-          );
+          return sendJson(reply, 201, bindPod(service, target, parseJsonBody(write.body)));
         }
         if (name !== undefined)
           throw methodNotAllowed(`the server does not allow this method on the requested resource`);
@@ -93,11 +93,7 @@ export function registerResourceRoutes(app: FastifyInstance, service: ObjectServ
         if (name === undefined)
           throw methodNotAllowed("the server does not allow this method on the requested resource");
         if (subresource === "scale")
-          return sendJson(
-            reply,
-            200,
-            updateScale(service, target, JSON.parse(write.body || "null") as JsonValue),
-          );
+          return sendJson(reply, 200, updateScale(service, target, parseJsonBody(write.body)));
         const outcome = updateObject(service, write);
         addWarnings(reply, outcome.warnings);
         return sendJson(reply, 200, outcome.object);

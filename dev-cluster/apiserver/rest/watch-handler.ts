@@ -6,6 +6,7 @@ import type { ObjectService } from "../objects/object-service.js";
 import { groupVersion, storageResource } from "../registry/resource-registry.js";
 import type { ChangeEvent } from "../storage/watch-history.js";
 import { buildTable } from "../table/table.js";
+import type { EventDecoder } from "./event-decoder.js";
 import { includeObjectPolicy, objectFilter, wantsTable } from "./list-query.js";
 import type { RequestTarget } from "./request-target.js";
 import { asApiError } from "./responses.js";
@@ -27,6 +28,7 @@ const BOOKMARK_INTERVAL_MS = 30_000;
  */
 export function prepareWatch(
   service: ObjectService,
+  decoder: EventDecoder,
   request: WatchRequest,
 ): (response: ServerResponse) => void {
   const { type, namespace, namespaced } = request.target;
@@ -67,24 +69,29 @@ export function prepareWatch(
         });
         headerSent = true;
       }
-      response.write(`${JSON.stringify({ type: eventType, object: payload })}\n`);
+      send(`${JSON.stringify({ type: eventType, object: payload })}\n`);
+    };
+    const send = (line: string): void => {
+      response.write(line);
       if (response.writableLength > MAX_BUFFERED_BYTES) response.destroy();
     };
 
     const onChange = (event: ChangeEvent): void => {
       if (event.resource !== resource || (namespaced && event.namespace !== namespace)) return;
       lastRevision = event.rv;
-      const object = JSON.parse(event.data) as JsonObject;
-      object.apiVersion = groupVersion(type);
-      if (!type.builtin) type.applyDefaults(object);
+      const object = decoder.object(event, type);
       const key = `${event.namespace}/${event.name}`;
       const matches = event.type !== "DELETED" && filter(object);
+      let eventType: string | undefined;
       if (matches) {
-        write(event.type !== "ADDED" && matching.has(key) ? "MODIFIED" : "ADDED", object);
+        eventType = event.type !== "ADDED" && matching.has(key) ? "MODIFIED" : "ADDED";
         matching.add(key);
       } else if (matching.delete(key) || (event.type === "DELETED" && filter(object))) {
-        write("DELETED", object);
+        eventType = "DELETED";
       }
+      if (eventType === undefined) return;
+      if (asTable) write(eventType, object);
+      else send(decoder.line(event, type, eventType));
     };
 
     let unsubscribe: () => void = () => {};

@@ -4,6 +4,7 @@ import { parseFieldValidation } from "../objects/decode.js";
 import { deleteObject, parseDeleteOptions } from "../objects/deletion.js";
 import type { ObjectService, WriteOptions, WriteOutcome } from "../objects/object-service.js";
 import { parsePatchBody, patchTypeOf } from "../objects/patch-body.js";
+import { decodeKubernetesProtobuf } from "../protobuf/decode-kubernetes-protobuf.js";
 import { groupVersion } from "../registry/resource-registry.js";
 import { objectFilter } from "./list-query.js";
 import type { RequestTarget } from "./request-target.js";
@@ -12,9 +13,14 @@ export interface WriteRequest {
   target: RequestTarget;
   query: URLSearchParams;
   contentType: string | undefined;
+  /** The body as text (JSON, or YAML for apply patches). */
   body: string;
+  /** The body's bytes, for protobuf-encoded objects. */
+  rawBody: Buffer;
   userAgent: string | undefined;
 }
+
+const PROTOBUF = "application/vnd.kubernetes.protobuf";
 
 /** kube-apiserver names the manager of a write without fieldManager after the client's user agent. */
 function managerOf(request: WriteRequest): string {
@@ -34,7 +40,14 @@ function writeOptions(request: WriteRequest): WriteOptions {
   return options;
 }
 
-function parseJsonBody(body: string): JsonValue {
+/** kubectl's typed commands (`kubectl create namespace`, ...) send protobuf; everything else JSON. */
+function parseObjectBody(request: WriteRequest): JsonValue {
+  const mediaType = (request.contentType ?? "").split(";")[0]?.trim();
+  if (mediaType === PROTOBUF) return decodeKubernetesProtobuf(request.rawBody);
+  return parseJsonBody(request.body);
+}
+
+export function parseJsonBody(body: string): JsonValue {
   if (body.trim() === "") throw badRequest("the request body is empty");
   try {
     return JSON.parse(body) as JsonValue;
@@ -50,12 +63,12 @@ function parseJsonBody(body: string): JsonValue {
 
 export function createObject(service: ObjectService, request: WriteRequest): WriteOutcome {
   const { type, namespace } = request.target;
-  return service.create(type, namespace, parseJsonBody(request.body), writeOptions(request));
+  return service.create(type, namespace, parseObjectBody(request), writeOptions(request));
 }
 
 export function updateObject(service: ObjectService, request: WriteRequest): WriteOutcome {
   const { type, namespace, name } = request.target;
-  return service.update(type, namespace, name ?? "", parseJsonBody(request.body), writeOptions(request));
+  return service.update(type, namespace, name ?? "", parseObjectBody(request), writeOptions(request));
 }
 
 export function patchObject(service: ObjectService, request: WriteRequest): WriteOutcome {

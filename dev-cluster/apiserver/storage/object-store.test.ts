@@ -8,7 +8,11 @@ import type { JsonObject } from "../json.js";
 import { type ObjectKey, ObjectStore } from "./object-store.js";
 import type { ChangeEvent } from "./watch-history.js";
 
-const key = (name: string, namespace = "default"): ObjectKey => ({ resource: "/configmaps", namespace, name });
+const key = (name: string, namespace = "default"): ObjectKey => ({
+  resource: "/configmaps",
+  namespace,
+  name,
+});
 const configMap = (name: string, data: Record<string, string> = {}): JsonObject => ({
   apiVersion: "v1",
   kind: "ConfigMap",
@@ -31,10 +35,21 @@ describe("ObjectStore", () => {
 
   test("lists are ordered by namespace and name and scoped to a namespace", () => {
     const store = new ObjectStore({ path: ":memory:" });
-    for (const [ns, name] of [["b", "x"], ["a", "z"], ["a", "y"]] as const) {
-      store.commit([{ type: "put", key: key(name, ns), object: { ...configMap(name), metadata: { name, namespace: ns } } }]);
+    for (const [ns, name] of [
+      ["b", "x"],
+      ["a", "z"],
+      ["a", "y"],
+    ] as const) {
+      store.commit([
+        {
+          type: "put",
+          key: key(name, ns),
+          object: { ...configMap(name), metadata: { name, namespace: ns } },
+        },
+      ]);
     }
-    const names = (objects: JsonObject[]) => objects.map((o) => `${(o.metadata as JsonObject).namespace}/${(o.metadata as JsonObject).name}`);
+    const names = (objects: JsonObject[]) =>
+      objects.map((o) => `${(o.metadata as JsonObject).namespace}/${(o.metadata as JsonObject).name}`);
     assert.deepEqual(names(store.list("/configmaps")), ["a/y", "a/z", "b/x"]);
     assert.deepEqual(names(store.list("/configmaps", "a")), ["a/y", "a/z"]);
     store.close();
@@ -51,14 +66,21 @@ describe("ObjectStore", () => {
     store.close();
 
     store = new ObjectStore({ path });
-    assert.equal(store.revision(), revision, "the revision does not go back even though the newest object was deleted");
+    assert.equal(
+      store.revision(),
+      revision,
+      "the revision does not go back even though the newest object was deleted",
+    );
     assert.deepEqual((store.get(key("a")) as JsonObject).data, { k: "v" });
     assert.equal(store.get(key("b")), undefined);
     const replayed: ChangeEvent[] = [];
     const stop = store.watch(revision - 2, (event) => replayed.push(event));
     assert.deepEqual(
       replayed.map((e) => [e.type, e.name]),
-      [["ADDED", "b"], ["DELETED", "b"]],
+      [
+        ["ADDED", "b"],
+        ["DELETED", "b"],
+      ],
     );
     stop();
     const [c] = store.commit([{ type: "put", key: key("c"), object: configMap("c") }]);
@@ -69,7 +91,8 @@ describe("ObjectStore", () => {
 
   test("a watch from before the history window gets 410 Expired", () => {
     const store = new ObjectStore({ path: ":memory:", historySize: 3 });
-    for (let i = 0; i < 10; i++) store.commit([{ type: "put", key: key(`o${i}`), object: configMap(`o${i}`) }]);
+    for (let i = 0; i < 10; i++)
+      store.commit([{ type: "put", key: key(`o${i}`), object: configMap(`o${i}`) }]);
     assert.throws(
       () => store.watch(2, () => {}),
       (error: unknown) => error instanceof ApiError && error.code === 410 && error.reason === "Expired",

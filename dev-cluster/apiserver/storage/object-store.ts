@@ -71,7 +71,9 @@ export class ObjectStore {
   list(resource: string, namespace?: string): JsonObject[] {
     const bucket = this.#resources.get(resource);
     if (!bucket) return [];
-    const keys = [...bucket.keys()].filter((k) => namespace === undefined || k.startsWith(`${namespace}/`)).sort();
+    const keys = [...bucket.keys()]
+      .filter((k) => namespace === undefined || k.startsWith(`${namespace}/`))
+      .sort();
     return keys.map((k) => JSON.parse((bucket.get(k) as Entry).data) as JsonObject);
   }
 
@@ -132,7 +134,9 @@ export class ObjectStore {
   watch(fromRv: number | undefined, listener: ChangeListener): () => void {
     if (fromRv !== undefined) {
       if (!this.#history.covers(fromRv, this.#revision)) {
-        throw expired(`too old resource version: ${fromRv} (${this.#history.oldestRevision(this.#revision) - 1})`);
+        throw expired(
+          `too old resource version: ${fromRv} (${this.#history.oldestRevision(this.#revision) - 1})`,
+        );
       }
       for (const event of this.#history.since(fromRv)) listener(event);
     }

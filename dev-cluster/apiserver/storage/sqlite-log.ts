@@ -66,7 +66,14 @@ export class SqliteLog {
       for (const change of changes) {
         if (change.type === "DELETED") this.#remove.run(change.resource, change.namespace, change.name);
         else this.#upsert.run(change.resource, change.namespace, change.name, change.rv, change.data);
-        this.#appendChange.run(change.rv, change.resource, change.namespace, change.name, change.type, change.data);
+        this.#appendChange.run(
+          change.rv,
+          change.resource,
+          change.namespace,
+          change.name,
+          change.type,
+          change.data,
+        );
       }
       this.#setRevision.run(revision);
     });

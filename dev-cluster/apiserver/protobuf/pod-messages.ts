@@ -1,0 +1,167 @@
+import type { MessageTables } from "./message-schema.js";
+
+/**
+ * core/v1 pod template and PodSpec, except containers and volumes.
+ * Notation in message-schema.ts. Field numbers are upstream's generated.proto (k8s.io/api v0.32); JSON names,
+ * pointers (`*`) and fields without omitempty (`keepZero`) follow the Go types' struct tags.
+ */
+export const podMessages: MessageTables = {
+  PodTemplateSpec: {
+    1: "metadata ObjectMeta",
+    2: "spec PodSpec",
+  },
+  PodSpec: {
+    1: "volumes []Volume",
+    2: "containers []Container",
+    3: "restartPolicy string",
+    4: "terminationGracePeriodSeconds *int64",
+    5: "activeDeadlineSeconds *int64",
+    6: "dnsPolicy string",
+    7: "nodeSelector map[string]",
+    8: "serviceAccountName string",
+    9: "serviceAccount string",
+    10: "nodeName string",
+    11: "hostNetwork bool",
+    12: "hostPID bool",
+    13: "hostIPC bool",
+    14: "securityContext PodSecurityContext",
+    15: "imagePullSecrets []LocalObjectReference",
+    16: "hostname string",
+    17: "subdomain string",
+    18: "affinity Affinity",
+    19: "schedulerName string",
+    20: "initContainers []Container",
+    21: "automountServiceAccountToken *bool",
+    22: "tolerations []Toleration",
+    23: "hostAliases []HostAlias",
+    24: "priorityClassName string",
+    25: "priority *int32",
+    26: "dnsConfig PodDNSConfig",
+    27: "shareProcessNamespace *bool",
+    28: "readinessGates []PodReadinessGate",
+    29: "runtimeClassName *string",
+    30: "enableServiceLinks *bool",
+    31: "preemptionPolicy *string",
+    32: "overhead map[Quantity]",
+    33: "topologySpreadConstraints []TopologySpreadConstraint",
+    34: "ephemeralContainers []EphemeralContainer",
+    35: "setHostnameAsFQDN *bool",
+    36: "os PodOS",
+    37: "hostUsers *bool",
+    38: "schedulingGates []PodSchedulingGate",
+    39: "resourceClaims []PodResourceClaim",
+    40: "resources ResourceRequirements",
+  },
+  EphemeralContainer: {
+    1: "... EphemeralContainerCommon",
+    2: "targetContainerName string",
+  },
+  PodSecurityContext: {
+    1: "seLinuxOptions SELinuxOptions",
+    2: "runAsUser *int64",
+    3: "runAsNonRoot *bool",
+    4: "supplementalGroups []int64",
+    5: "fsGroup *int64",
+    6: "runAsGroup *int64",
+    7: "sysctls []Sysctl",
+    8: "windowsOptions WindowsSecurityContextOptions",
+    9: "fsGroupChangePolicy *string",
+    10: "seccompProfile SeccompProfile",
+    11: "appArmorProfile AppArmorProfile",
+    12: "supplementalGroupsPolicy *string",
+    13: "seLinuxChangePolicy *string",
+  },
+  Affinity: {
+    1: "nodeAffinity NodeAffinity",
+    2: "podAffinity PodAffinity",
+    3: "podAntiAffinity PodAntiAffinity",
+  },
+  Toleration: {
+    1: "key string",
+    2: "operator string",
+    3: "value string",
+    4: "effect string",
+    5: "tolerationSeconds *int64",
+  },
+  HostAlias: {
+    1: "ip string keepZero",
+    2: "hostnames []string",
+  },
+  PodDNSConfig: {
+    1: "nameservers []string",
+    2: "searches []string",
+    3: "options []PodDNSConfigOption",
+  },
+  PodReadinessGate: {
+    1: "conditionType string keepZero",
+  },
+  TopologySpreadConstraint: {
+    1: "maxSkew int32 keepZero",
+    2: "topologyKey string keepZero",
+    3: "whenUnsatisfiable string keepZero",
+    4: "labelSelector LabelSelector",
+    5: "minDomains *int32",
+    6: "nodeAffinityPolicy *string",
+    7: "nodeTaintsPolicy *string",
+    8: "matchLabelKeys []string",
+  },
+  PodOS: {
+    1: "name string keepZero",
+  },
+  PodSchedulingGate: {
+    1: "name string keepZero",
+  },
+  PodResourceClaim: {
+    1: "name string keepZero",
+    3: "resourceClaimName *string",
+    4: "resourceClaimTemplateName *string",
+  },
+  Sysctl: {
+    1: "name string keepZero",
+    2: "value string keepZero",
+  },
+  NodeAffinity: {
+    1: "requiredDuringSchedulingIgnoredDuringExecution NodeSelector",
+    2: "preferredDuringSchedulingIgnoredDuringExecution []PreferredSchedulingTerm",
+  },
+  PodAffinity: {
+    1: "requiredDuringSchedulingIgnoredDuringExecution []PodAffinityTerm",
+    2: "preferredDuringSchedulingIgnoredDuringExecution []WeightedPodAffinityTerm",
+  },
+  PodAntiAffinity: {
+    1: "requiredDuringSchedulingIgnoredDuringExecution []PodAffinityTerm",
+    2: "preferredDuringSchedulingIgnoredDuringExecution []WeightedPodAffinityTerm",
+  },
+  PodDNSConfigOption: {
+    1: "name string",
+    2: "value *string",
+  },
+  NodeSelector: {
+    1: "nodeSelectorTerms []NodeSelectorTerm",
+  },
+  PreferredSchedulingTerm: {
+    1: "weight int32 keepZero",
+    2: "preference NodeSelectorTerm",
+  },
+  PodAffinityTerm: {
+    1: "labelSelector LabelSelector",
+    2: "namespaces []string",
+    3: "topologyKey string keepZero",
+    4: "namespaceSelector LabelSelector",
+    5: "matchLabelKeys []string",
+    6: "mismatchLabelKeys []string",
+  },
+  WeightedPodAffinityTerm: {
+    1: "weight int32 keepZero",
+    2: "podAffinityTerm PodAffinityTerm",
+  },
+  NodeSelectorTerm: {
+    1: "matchExpressions []NodeSelectorRequirement",
+    2: "matchFields []NodeSelectorRequirement",
+  },
+  NodeSelectorRequirement: {
+    1: "key string keepZero",
+    2: "operator string keepZero",
+    3: "values []string",
+  },
+};

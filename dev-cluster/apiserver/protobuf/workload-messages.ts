@@ -1,0 +1,213 @@
+import type { MessageTables } from "./message-schema.js";
+
+/**
+ * apps/v1, batch/v1, policy/v1, scheduling.k8s.io/v1 and rbac.authorization.k8s.io/v1.
+ * Notation in message-schema.ts. Field numbers are upstream's generated.proto (k8s.io/api v0.32); JSON names,
+ * pointers (`*`) and fields without omitempty (`keepZero`) follow the Go types' struct tags.
+ */
+export const workloadMessages: MessageTables = {
+  Deployment: {
+    1: "metadata ObjectMeta",
+    2: "spec DeploymentSpec",
+    3: "status DeploymentStatus",
+  },
+  Role: {
+    1: "metadata ObjectMeta",
+    2: "rules []PolicyRule",
+  },
+  ClusterRole: {
+    1: "metadata ObjectMeta",
+    2: "rules []PolicyRule",
+    3: "aggregationRule AggregationRule",
+  },
+  RoleBinding: {
+    1: "metadata ObjectMeta",
+    2: "subjects []Subject",
+    3: "roleRef RoleRef",
+  },
+  ClusterRoleBinding: {
+    1: "metadata ObjectMeta",
+    2: "subjects []Subject",
+    3: "roleRef RoleRef",
+  },
+  PriorityClass: {
+    1: "metadata ObjectMeta",
+    2: "value int32 keepZero",
+    3: "globalDefault bool",
+    4: "description string",
+    5: "preemptionPolicy *string",
+  },
+  Job: {
+    1: "metadata ObjectMeta",
+    2: "spec JobSpec",
+    3: "status JobStatus",
+  },
+  CronJob: {
+    1: "metadata ObjectMeta",
+    2: "spec CronJobSpec",
+    3: "status CronJobStatus",
+  },
+  PodDisruptionBudget: {
+    1: "metadata ObjectMeta",
+    2: "spec PodDisruptionBudgetSpec",
+    3: "status PodDisruptionBudgetStatus",
+  },
+  DeploymentSpec: {
+    1: "replicas *int32",
+    2: "selector LabelSelector",
+    3: "template PodTemplateSpec",
+    4: "strategy DeploymentStrategy",
+    5: "minReadySeconds int32",
+    6: "revisionHistoryLimit *int32",
+    7: "paused bool",
+    9: "progressDeadlineSeconds *int32",
+  },
+  DeploymentStatus: {
+    1: "observedGeneration int64",
+    2: "replicas int32",
+    3: "updatedReplicas int32",
+    4: "availableReplicas int32",
+    5: "unavailableReplicas int32",
+    6: "conditions []DeploymentCondition",
+    7: "readyReplicas int32",
+    8: "collisionCount *int32",
+  },
+  PolicyRule: {
+    1: "verbs []string",
+    2: "apiGroups []string",
+    3: "resources []string",
+    4: "resourceNames []string",
+    5: "nonResourceURLs []string",
+  },
+  AggregationRule: {
+    1: "clusterRoleSelectors []LabelSelector",
+  },
+  Subject: {
+    1: "kind string keepZero",
+    2: "apiGroup string",
+    3: "name string keepZero",
+    4: "namespace string",
+  },
+  RoleRef: {
+    1: "apiGroup string keepZero",
+    2: "kind string keepZero",
+    3: "name string keepZero",
+  },
+  JobSpec: {
+    1: "parallelism *int32",
+    2: "completions *int32",
+    3: "activeDeadlineSeconds *int64",
+    4: "selector LabelSelector",
+    5: "manualSelector *bool",
+    6: "template PodTemplateSpec",
+    7: "backoffLimit *int32",
+    8: "ttlSecondsAfterFinished *int32",
+    9: "completionMode *string",
+    10: "suspend *bool",
+    11: "podFailurePolicy PodFailurePolicy",
+    12: "backoffLimitPerIndex *int32",
+    13: "maxFailedIndexes *int32",
+    14: "podReplacementPolicy *string",
+    15: "managedBy *string",
+    16: "successPolicy SuccessPolicy",
+  },
+  JobStatus: {
+    1: "conditions []JobCondition",
+    2: "startTime Time",
+    3: "completionTime Time",
+    4: "active int32",
+    5: "succeeded int32",
+    6: "failed int32",
+    7: "completedIndexes string",
+    8: "uncountedTerminatedPods UncountedTerminatedPods",
+    9: "ready *int32",
+    10: "failedIndexes *string",
+    11: "terminating *int32",
+  },
+  CronJobSpec: {
+    1: "schedule string keepZero",
+    2: "startingDeadlineSeconds *int64",
+    3: "concurrencyPolicy string",
+    4: "suspend *bool",
+    5: "jobTemplate JobTemplateSpec",
+    6: "successfulJobsHistoryLimit *int32",
+    7: "failedJobsHistoryLimit *int32",
+    8: "timeZone *string",
+  },
+  CronJobStatus: {
+    1: "active []ObjectReference",
+    4: "lastScheduleTime Time",
+    5: "lastSuccessfulTime Time",
+  },
+  PodDisruptionBudgetSpec: {
+    1: "minAvailable IntOrString",
+    2: "selector LabelSelector",
+    3: "maxUnavailable IntOrString",
+    4: "unhealthyPodEvictionPolicy *string",
+  },
+  PodDisruptionBudgetStatus: {
+    1: "observedGeneration int64",
+    2: "disruptedPods map[Time]",
+    3: "disruptionsAllowed int32 keepZero",
+    4: "currentHealthy int32 keepZero",
+    5: "desiredHealthy int32 keepZero",
+    6: "expectedPods int32 keepZero",
+    7: "conditions []Condition",
+  },
+  DeploymentStrategy: {
+    1: "type string",
+    2: "rollingUpdate RollingUpdateDeployment",
+  },
+  DeploymentCondition: {
+    1: "type string keepZero",
+    2: "status string keepZero",
+    4: "reason string",
+    5: "message string",
+    6: "lastUpdateTime Time",
+    7: "lastTransitionTime Time",
+  },
+  PodFailurePolicy: {
+    1: "rules []PodFailurePolicyRule",
+  },
+  SuccessPolicy: {
+    1: "rules []SuccessPolicyRule",
+  },
+  JobCondition: {
+    1: "type string keepZero",
+    2: "status string keepZero",
+    3: "lastProbeTime Time",
+    4: "lastTransitionTime Time",
+    5: "reason string",
+    6: "message string",
+  },
+  UncountedTerminatedPods: {
+    1: "succeeded []string",
+    2: "failed []string",
+  },
+  JobTemplateSpec: {
+    1: "metadata ObjectMeta",
+    2: "spec JobSpec",
+  },
+  RollingUpdateDeployment: {
+    1: "maxUnavailable IntOrString",
+    2: "maxSurge IntOrString",
+  },
+  PodFailurePolicyRule: {
+    1: "action string keepZero",
+    2: "onExitCodes PodFailurePolicyOnExitCodesRequirement",
+    3: "onPodConditions []PodFailurePolicyOnPodConditionsPattern",
+  },
+  SuccessPolicyRule: {
+    1: "succeededIndexes *string",
+    2: "succeededCount *int32",
+  },
+  PodFailurePolicyOnExitCodesRequirement: {
+    1: "containerName *string",
+    2: "operator string keepZero",
+    3: "values []int32",
+  },
+  PodFailurePolicyOnPodConditionsPattern: {
+    1: "type string keepZero",
+    2: "status string keepZero",
+  },
+};
