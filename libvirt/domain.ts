@@ -1,0 +1,236 @@
+import type { BlockingOpName, BlockingOps } from "./blocking-ops.js";
+import type { BlockingPool } from "./blocking-pool.js";
+import type { CallbackErrorHandler } from "./callbacks.js";
+import { type ConsoleOptions, ConsoleStream } from "./console.js";
+import {
+  type BlockStats,
+  type DomainInfo,
+  type DomainStateInfo,
+  type InterfaceStats,
+  type MetadataOptions,
+  readBlockStats,
+  readInfo,
+  readInterfaceStats,
+  readMetadata,
+  readState,
+  readXml,
+  type SetMetadataOptions,
+  writeMetadata,
+} from "./domain-queries.js";
+import { check, checkPointer } from "./errors.js";
+import type { DomainIdentity, LifecycleListener, Subscription } from "./events.js";
+import { native, type Pointer } from "./ffi.js";
+import {
+  DestroyFlags,
+  DomainXMLFlags,
+  InterfaceAddressSource,
+  type MetadataType,
+  RebootFlags,
+  ShutdownFlags,
+  StartFlags,
+  UndefineFlags,
+} from "./flags.js";
+import type { InterfaceAddresses } from "./interface-addresses.js";
+
+/** What a Domain needs from the connection it came from. */
+export interface DomainOwner {
+  /** Changes each time the connection is re-established; domain pointers of older ones are stale. */
+  readonly generation: number;
+  /** The live connection pointer; throws while disconnected. */
+  pointer(): Pointer;
+  readonly pool: BlockingPool;
+  readonly onCallbackError: CallbackErrorHandler;
+  onLifecycle(listener: LifecycleListener): Subscription;
+}
+
+/** Frees the libvirt reference of a Domain that was dropped without `free()`. */
+const leaked = new FinalizationRegistry<{ pointer: Pointer | null }>((held) => {
+  if (held.pointer !== null) native.domainFree(held.pointer);
+});
+
+/**
+ * A libvirt domain. It owns one libvirt reference (`free()` releases it; a forgotten one is released
+ * when the object is collected). It is identified by UUID, so it survives reconnection: after the
+ * connection is re-established, the next call looks the domain up again on the new connection.
+ * Calls that can take long return promises and run on a worker thread; queries are synchronous.
+ */
+export class Domain {
+  readonly uuid: string;
+  readonly #owner: DomainOwner;
+  readonly #held: { pointer: Pointer | null };
+  #generation: number;
+  #inFlight = 0;
+  /** Pointers replaced while a worker call still used them; freed once no call is in flight. */
+  #retired: Pointer[] = [];
+  #freed = false;
+
+  /** Takes over one reference to `pointer`. */
+  constructor(owner: DomainOwner, pointer: Pointer, identity?: DomainIdentity) {
+    this.#owner = owner;
+    this.#generation = owner.generation;
+    this.#held = { pointer };
+    this.uuid = identity?.uuid ?? readUuid(pointer);
+    leaked.register(this, this.#held, this);
+  }
+
+  get name(): string {
+    return native.domainGetName(this.#handle()) ?? "";
+  }
+
+  /** The running domain's id, or null when it is not running. */
+  id(): number | null {
+    const id = native.domainGetID(this.#handle());
+    return id === 0xffffffff || id < 0 ? null : id;
+  }
+
+  isActive(): boolean {
+    return check("virDomainIsActive", native.domainIsActive(this.#handle())) === 1;
+  }
+
+  isPersistent(): boolean {
+    return check("virDomainIsPersistent", native.domainIsPersistent(this.#handle())) === 1;
+  }
+
+  async start(flags: StartFlags = StartFlags.None): Promise<void> {
+    await this.#blocking("start", flags);
+  }
+
+  /** Asks the guest to power off; `ShutdownFlags.Default` lets the hypervisor choose (ACPI for QEMU). */
+  async shutdown(flags: ShutdownFlags = ShutdownFlags.Default): Promise<void> {
+    await this.#blocking("shutdown", flags);
+  }
+
+  /** Stops the domain at once: SIGTERM then SIGKILL by default, SIGTERM only with `DestroyFlags.Graceful`. */
+  async destroy(flags: DestroyFlags = DestroyFlags.Default): Promise<void> {
+    await this.#blocking("destroy", flags);
+  }
+
+  async reboot(flags: RebootFlags = RebootFlags.Default): Promise<void> {
+    await this.#blocking("reboot", flags);
+  }
+
+  /** A hard reset, like pressing the reset button. */
+  async reset(): Promise<void> {
+    await this.#blocking("reset");
+  }
+
+  async suspend(): Promise<void> {
+    await this.#blocking("suspend");
+  }
+
+  async resume(): Promise<void> {
+    await this.#blocking("resume");
+  }
+
+  async undefine(flags: UndefineFlags = UndefineFlags.None): Promise<void> {
+    await this.#blocking("undefine", flags);
+  }
+
+  state(): DomainStateInfo {
+    return readState(this.#handle());
+  }
+
+  info(): DomainInfo {
+    return readInfo(this.#handle());
+  }
+
+  xml(flags: DomainXMLFlags = DomainXMLFlags.None): string {
+    return readXml(this.#handle(), flags);
+  }
+
+  /** The metadata of `type` (for `Element`, pass the namespace `uri`), or null when there is none. */
+  metadata(type: MetadataType, options: MetadataOptions = {}): string | null {
+    return readMetadata(this.#handle(), type, options);
+  }
+
+  /** Sets metadata; null removes it. For `Element`, pass `key` (the XML prefix) and `uri`. */
+  setMetadata(type: MetadataType, value: string | null, options: SetMetadataOptions = {}): void {
+    writeMetadata(this.#handle(), type, value, options);
+  }
+
+  /** Guest IP addresses from DHCP leases, the guest agent or the host's ARP table (may take seconds). */
+  interfaceAddresses(
+    source: InterfaceAddressSource = InterfaceAddressSource.Lease,
+  ): Promise<InterfaceAddresses[]> {
+    return this.#blocking("interfaceAddresses", source);
+  }
+
+  /** I/O counters of a disk, by target (e.g. "vda") or source path. */
+  blockStats(disk: string): BlockStats {
+    return readBlockStats(this.#handle(), disk);
+  }
+
+  /** Traffic counters of an interface, by host device name or MAC address. */
+  interfaceStats(device: string): InterfaceStats {
+    return readInterfaceStats(this.#handle(), device);
+  }
+
+  /** The domain's console as a Duplex (needs a driver with console streams, e.g. qemu://). */
+  openConsole(options: Omit<ConsoleOptions, "onCallbackError"> = {}): ConsoleStream {
+    const handle = this.#handle();
+    return ConsoleStream.open(this.#owner.pointer(), handle, {
+      ...options,
+      onCallbackError: this.#owner.onCallbackError,
+    });
+  }
+
+  /** Lifecycle events of this domain only. */
+  onLifecycle(listener: LifecycleListener): Subscription {
+    return this.#owner.onLifecycle((event) => {
+      if (event.domain.uuid === this.uuid) listener(event);
+    });
+  }
+
+  /** Releases the libvirt reference; the object is unusable afterwards. */
+  free(): void {
+    if (this.#freed) return;
+    this.#freed = true;
+    leaked.unregister(this);
+    if (this.#held.pointer !== null) this.#retired.push(this.#held.pointer);
+    this.#held.pointer = null;
+    this.#freeRetired();
+  }
+
+  async #blocking<K extends BlockingOpName>(
+    op: K,
+    ...rest: Parameters<BlockingOps[K]> extends [Pointer, ...infer Tail] ? Tail : never
+  ): Promise<ReturnType<BlockingOps[K]>> {
+    const handle = this.#handle();
+    this.#inFlight += 1;
+    try {
+      const args = [handle, ...rest] as unknown as Parameters<BlockingOps[K]>;
+      return await this.#owner.pool.run(op, ...args);
+    } finally {
+      this.#inFlight -= 1;
+      this.#freeRetired();
+    }
+  }
+
+  /** The domain pointer for the current connection, looked up again by UUID after a reconnection. */
+  #handle(): Pointer {
+    if (this.#freed) throw new Error(`domain ${this.uuid} was freed`);
+    const connection = this.#owner.pointer(); // throws while the connection is lost
+    const current = this.#held.pointer;
+    if (current !== null && this.#generation === this.#owner.generation) return current;
+    const fresh = checkPointer(
+      "virDomainLookupByUUIDString",
+      native.domainLookupByUUIDString(connection, this.uuid),
+    );
+    if (current !== null) this.#retired.push(current);
+    this.#held.pointer = fresh;
+    this.#generation = this.#owner.generation;
+    this.#freeRetired();
+    return fresh;
+  }
+
+  #freeRetired(): void {
+    if (this.#inFlight > 0) return;
+    for (const pointer of this.#retired.splice(0)) native.domainFree(pointer);
+  }
+}
+
+function readUuid(pointer: Pointer): string {
+  const buffer = Buffer.alloc(37);
+  check("virDomainGetUUIDString", native.domainGetUUIDString(pointer, buffer));
+  return buffer.toString("latin1", 0, 36);
+}
