@@ -44,7 +44,9 @@ const crd = {
         schema: {
           openAPIV3Schema: {
             type: "object",
-            properties: { spec: { type: "object", properties: { size: { type: "integer" }, sent: { type: "number" } } } },
+            properties: {
+              spec: { type: "object", properties: { size: { type: "integer" }, sent: { type: "number" } } },
+            },
           },
         },
       },
@@ -52,7 +54,12 @@ const crd = {
   },
 };
 
-function call(endpoint: Endpoint, method: string, path: string, body?: unknown): Promise<{ status: number; body: string }> {
+function call(
+  endpoint: Endpoint,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = request(
@@ -83,9 +90,13 @@ function call(endpoint: Endpoint, method: string, path: string, body?: unknown):
 async function startServer(dataDir: string): Promise<{ child: ChildProcess; endpoint: Endpoint }> {
   const main = join(dirname(fileURLToPath(import.meta.url)), "..", "dev-cluster", "main.js");
   const kubeconfig = join(dataDir, "kubeconfig");
-  const child = spawn(process.execPath, [main, "up", "--data-dir", dataDir, "--port", "0", "--kubeconfig", kubeconfig], {
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    [main, "up", "--data-dir", dataDir, "--port", "0", "--kubeconfig", kubeconfig],
+    {
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
   const deadline = Date.now() + 30_000;
   while (!existsSync(kubeconfig)) {
     if (Date.now() > deadline) throw new Error("the dev cluster did not write its kubeconfig within 30 s");
@@ -136,7 +147,9 @@ function rssBytes(pid: number): number {
   return Number(match?.[1] ?? 0) * 1024;
 }
 
-async function watchFanOut(endpoint: Endpoint): Promise<{ eventsPerSecond: number; p50: number; p99: number }> {
+async function watchFanOut(
+  endpoint: Endpoint,
+): Promise<{ eventsPerSecond: number; p50: number; p99: number }> {
   const latencies: number[] = [];
   let delivered = 0;
   const expected = WATCHERS * WATCHED_WRITES;
@@ -189,14 +202,23 @@ async function watchFanOut(endpoint: Endpoint): Promise<{ eventsPerSecond: numbe
   const seconds = (performance.now() - started) / 1000;
   for (const req of requests) req.destroy();
   latencies.sort((a, b) => a - b);
-  return { eventsPerSecond: delivered / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return {
+    eventsPerSecond: delivered / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  };
 }
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), "bench-apiserver-"));
   const { child, endpoint } = await startServer(dataDir);
   try {
-    const created = await call(endpoint, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd);
+    const created = await call(
+      endpoint,
+      "POST",
+      "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
+      crd,
+    );
     if (created.status !== 201) throw new Error(`CRD not created: ${created.body}`);
     await new Promise((r) => setTimeout(r, 300));
     const idleRss = rssBytes(child.pid ?? 0);
@@ -210,7 +232,10 @@ async function main(): Promise<void> {
 
     reportBenchmark("apiserver", {
       creates_per_second: { value: CREATES / (createMs / 1000), unit: "creates/s (8 keep-alive clients)" },
-      watch_events_per_second: { value: fanOut.eventsPerSecond, unit: `events/s delivered to ${WATCHERS} watchers` },
+      watch_events_per_second: {
+        value: fanOut.eventsPerSecond,
+        unit: `events/s delivered to ${WATCHERS} watchers`,
+      },
       watch_delivery_p50: { value: fanOut.p50, unit: "ms write-to-delivery" },
       watch_delivery_p99: { value: fanOut.p99, unit: "ms write-to-delivery" },
       rss_idle: { value: idleRss / 2 ** 20, unit: "MiB" },

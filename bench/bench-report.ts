@@ -10,9 +10,16 @@ export interface Metric {
 /** Prints the metrics as a table and writes `bench/results/<name>.json`. */
 export function reportBenchmark(name: string, metrics: Record<string, Metric>): void {
   const rows = Object.entries(metrics).map(([metric, { value, unit }]) => [metric, formatValue(value), unit]);
-  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => (row[i] ?? "").length), ["metric", "value", "unit"][i]?.length ?? 0));
-  const line = (cells: string[]) => cells.map((cell, i) => (i === 1 ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0))).join("  ");
-  process.stdout.write(`\n${name}\n${line(["metric", "value", "unit"])}\n${widths.map((w) => "-".repeat(w)).join("  ")}\n`);
+  const widths = [0, 1, 2].map((i) =>
+    Math.max(...rows.map((row) => (row[i] ?? "").length), ["metric", "value", "unit"][i]?.length ?? 0),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i === 1 ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0)))
+      .join("  ");
+  process.stdout.write(
+    `\n${name}\n${line(["metric", "value", "unit"])}\n${widths.map((w) => "-".repeat(w)).join("  ")}\n`,
+  );
   for (const row of rows) process.stdout.write(`${line(row)}\n`);
   // dist/bench/<file>.js → <repo>/bench/results
   const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");

@@ -26,7 +26,9 @@ async function up(options: UpOptions): Promise<void> {
     log,
   });
   log.info({ url: server.url, kubeconfig: options.kubeconfig }, "dev cluster is up");
-  process.stdout.write(`dev cluster is up at ${server.url}\n  export KUBECONFIG=${options.kubeconfig}\n  kubectl get namespaces\n`);
+  process.stdout.write(
+    `dev cluster is up at ${server.url}\n  export KUBECONFIG=${options.kubeconfig}\n  kubectl get namespaces\n`,
+  );
   const shutdown = (signal: string): void => {
     log.info({ signal }, "shutting down");
     server.close().then(
@@ -41,7 +43,9 @@ async function up(options: UpOptions): Promise<void> {
   process.once("SIGTERM", () => shutdown("SIGTERM"));
 }
 
-const program = new Command("dev-cluster").description("kubevirt-ts's embedded Kubernetes-compatible development cluster");
+const program = new Command("dev-cluster").description(
+  "kubevirt-ts's embedded Kubernetes-compatible development cluster",
+);
 program
   .command("up")
   .description("start the dev cluster in the foreground (Ctrl+C stops it)")
@@ -53,7 +57,9 @@ program
       await up(options);
     } catch (error) {
       const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
-      process.stderr.write(`dev-cluster: ${error instanceof Error ? error.message : String(error)}${cause}\n`);
+      process.stderr.write(
+        `dev-cluster: ${error instanceof Error ? error.message : String(error)}${cause}\n`,
+      );
       process.exit(1);
     }
   });

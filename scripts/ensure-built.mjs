@@ -14,4 +14,8 @@ const installed = join(root, "node_modules", ".package-lock.json");
 if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(lock).mtimeMs) {
   run("npm", ["ci", "--no-audit", "--no-fund"]);
 }
-run(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "tsconfig.json")]);
+run(process.execPath, [
+  join(root, "node_modules", "typescript", "bin", "tsc"),
+  "-p",
+  join(root, "tsconfig.json"),
+]);

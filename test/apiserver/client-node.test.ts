@@ -25,17 +25,29 @@ describe("@kubernetes/client-node against the dev API server", () => {
   before(async () => {
     cluster = await startTestApiServer({ inMemory: false });
     assert.equal((await cluster.kubectl(["apply", "-f", fixturePath("widget-crd.yaml")])).code, 0);
-    await cluster.kubectl(["wait", "--for=condition=established", "crd/widgets.example.kubevirt.io", "--timeout=30s"]);
+    await cluster.kubectl([
+      "wait",
+      "--for=condition=established",
+      "crd/widgets.example.kubevirt.io",
+      "--timeout=30s",
+    ]);
   });
   after(async () => cluster?.close());
 
   test("CoreV1Api: create without apiVersion/kind, patch with every type, delete with options in the query", async () => {
     const core = cluster.kubeConfig().makeApiClient(CoreV1Api);
-    const created = await core.createNamespacedConfigMap({ namespace: "default", body: { metadata: { name: "cn" }, data: { a: "1" } } });
+    const created = await core.createNamespacedConfigMap({
+      namespace: "default",
+      body: { metadata: { name: "cn" }, data: { a: "1" } },
+    });
     assert.equal(created.kind, "ConfigMap");
     assert.ok(created.metadata?.creationTimestamp instanceof Date);
 
-    await core.patchNamespacedConfigMap({ name: "cn", namespace: "default", body: [{ op: "replace", path: "/data/a", value: "2" }] });
+    await core.patchNamespacedConfigMap({
+      name: "cn",
+      namespace: "default",
+      body: [{ op: "replace", path: "/data/a", value: "2" }],
+    });
     await core.patchNamespacedConfigMap(
       { name: "cn", namespace: "default", body: { data: { b: "3" } } },
       setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
@@ -45,7 +57,13 @@ describe("@kubernetes/client-node against the dev API server", () => {
       setHeaderOptions("Content-Type", PatchStrategy.StrategicMergePatch),
     );
     const applied = await core.patchNamespacedConfigMap(
-      { name: "cn", namespace: "default", fieldManager: "tester", force: true, body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "cn" }, data: { d: "5" } } },
+      {
+        name: "cn",
+        namespace: "default",
+        fieldManager: "tester",
+        force: true,
+        body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "cn" }, data: { d: "5" } },
+      },
       setHeaderOptions("Content-Type", PatchStrategy.ServerSideApply),
     );
     assert.deepEqual(applied.data, { a: "2", b: "3", c: "4", d: "5" });
@@ -56,8 +74,15 @@ describe("@kubernetes/client-node against the dev API server", () => {
       (error: unknown) => statusOf(error).code >= 400 && statusOf(error).code < 500,
     );
 
-    await core.deleteNamespacedConfigMap({ name: "cn", namespace: "default", propagationPolicy: "Foreground" });
-    await assert.rejects(core.readNamespacedConfigMap({ name: "cn", namespace: "default" }), (error: unknown) => statusOf(error).code === 404);
+    await core.deleteNamespacedConfigMap({
+      name: "cn",
+      namespace: "default",
+      propagationPolicy: "Foreground",
+    });
+    await assert.rejects(
+      core.readNamespacedConfigMap({ name: "cn", namespace: "default" }),
+      (error: unknown) => statusOf(error).code === 404,
+    );
   });
 
   test("CustomObjectsApi: status writes ignore spec, stale replaces get 409", async () => {
@@ -65,7 +90,12 @@ describe("@kubernetes/client-node against the dev API server", () => {
     const target = { group: "example.kubevirt.io", version: "v1", namespace: "default", plural: "widgets" };
     const created = (await custom.createNamespacedCustomObject({
       ...target,
-      body: { apiVersion: "example.kubevirt.io/v1", kind: "Widget", metadata: { name: "cw" }, spec: { size: "small" } },
+      body: {
+        apiVersion: "example.kubevirt.io/v1",
+        kind: "Widget",
+        metadata: { name: "cw" },
+        spec: { size: "small" },
+      },
     })) as { metadata: { resourceVersion: string; generation: number }; spec: Record<string, unknown> };
     const withStatus = (await custom.replaceNamespacedCustomObjectStatus({
       ...target,
@@ -76,15 +106,35 @@ describe("@kubernetes/client-node against the dev API server", () => {
     assert.equal(withStatus.status.replicas, 1);
     assert.equal(withStatus.metadata.generation, 1);
     await assert.rejects(
-      custom.replaceNamespacedCustomObject({ ...target, name: "cw", body: { ...created, spec: { size: "medium" } } }),
+      custom.replaceNamespacedCustomObject({
+        ...target,
+        name: "cw",
+        body: { ...created, spec: { size: "medium" } },
+      }),
       (error: unknown) => statusOf(error).code === 409 && statusOf(error).reason === "Conflict",
     );
     await assert.rejects(
-      custom.createNamespacedCustomObject({ ...target, body: { apiVersion: "example.kubevirt.io/v1", kind: "Widget", metadata: { name: "cw" }, spec: { size: "small" } } }),
+      custom.createNamespacedCustomObject({
+        ...target,
+        body: {
+          apiVersion: "example.kubevirt.io/v1",
+          kind: "Widget",
+          metadata: { name: "cw" },
+          spec: { size: "small" },
+        },
+      }),
       (error: unknown) => statusOf(error).code === 409 && statusOf(error).reason === "AlreadyExists",
     );
     await assert.rejects(
-      custom.createNamespacedCustomObject({ ...target, body: { apiVersion: "example.kubevirt.io/v1", kind: "Widget", metadata: { name: "cx" }, spec: { size: 3 } } }),
+      custom.createNamespacedCustomObject({
+        ...target,
+        body: {
+          apiVersion: "example.kubevirt.io/v1",
+          kind: "Widget",
+          metadata: { name: "cx" },
+          spec: { size: 3 },
+        },
+      }),
       (error: unknown) => statusOf(error).code === 422 && statusOf(error).reason === "Invalid",
     );
   });
@@ -95,15 +145,21 @@ describe("@kubernetes/client-node against the dev API server", () => {
     const namespace = "informed";
     await core.createNamespace({ body: { metadata: { name: namespace } } });
     for (let i = 0; i < 5; i++) {
-      await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: `cm-${i}` }, data: { i: String(i) } } });
+      await core.createNamespacedConfigMap({
+        namespace,
+        body: { metadata: { name: `cm-${i}` }, data: { i: String(i) } },
+      });
     }
     let allowRestart = true;
-    const informer = makeInformer<V1ConfigMap & KubernetesObject>(config, `/api/v1/namespaces/${namespace}/configmaps`, () =>
-      core.listNamespacedConfigMap({ namespace }),
+    const informer = makeInformer<V1ConfigMap & KubernetesObject>(
+      config,
+      `/api/v1/namespaces/${namespace}/configmaps`,
+      () => core.listNamespacedConfigMap({ namespace }),
     );
     // client-node's informer stops for good on an error: the application restarts it (our runtime will do this with backoff).
     informer.on("error", () => {
-      const retry = () => (allowRestart ? void informer.start().catch(() => setTimeout(retry, 200)) : setTimeout(retry, 100));
+      const retry = () =>
+        allowRestart ? void informer.start().catch(() => setTimeout(retry, 200)) : setTimeout(retry, 100);
       setTimeout(retry, 200);
     });
     await informer.start();
@@ -118,7 +174,9 @@ describe("@kubernetes/client-node against the dev API server", () => {
         .map((cm) => `${cm.metadata?.name}=${JSON.stringify(cm.data)}`)
         .sort()
         .join(",");
-    await eventually("the informer to list", () => (informer.list(namespace).length === 5 ? true : undefined));
+    await eventually("the informer to list", () =>
+      informer.list(namespace).length === 5 ? true : undefined,
+    );
 
     // Restart: the watch resumes from its last resourceVersion, which the persisted history still covers.
     await cluster.stop();
@@ -128,18 +186,27 @@ describe("@kubernetes/client-node against the dev API server", () => {
       setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
     );
     await core.deleteNamespacedConfigMap({ name: "cm-1", namespace });
-    await eventually("the informer to catch up after the restart", async () => ((await serverState()) === cacheState() ? true : undefined));
+    await eventually("the informer to catch up after the restart", async () =>
+      (await serverState()) === cacheState() ? true : undefined,
+    );
 
     // Restart with a tiny history and make many changes before the informer reconnects: its resourceVersion is too old (410), so it relists.
     allowRestart = false;
     await cluster.stop();
     await cluster.restart({ historySize: 3 });
     for (let i = 5; i < 15; i++) {
-      await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: `cm-${i}` }, data: { i: String(i) } } });
+      await core.createNamespacedConfigMap({
+        namespace,
+        body: { metadata: { name: `cm-${i}` }, data: { i: String(i) } },
+      });
     }
     await core.deleteNamespacedConfigMap({ name: "cm-2", namespace });
     allowRestart = true;
-    await eventually("the informer to relist and match the server", async () => ((await serverState()) === cacheState() ? true : undefined), 30_000);
+    await eventually(
+      "the informer to relist and match the server",
+      async () => ((await serverState()) === cacheState() ? true : undefined),
+      30_000,
+    );
     assert.equal(cacheState(), await serverState());
     allowRestart = false;
     await informer.stop();

@@ -18,14 +18,18 @@ describe("owner-reference garbage collection", () => {
   /** An owner ConfigMap and a dependent that names it (blocking its owner's foreground deletion). */
   async function ownerWithDependent(prefix: string, dependentFinalizer?: string): Promise<void> {
     assert.equal((await cluster.kubectl(["create", "configmap", `${prefix}-owner`])).code, 0);
-    const uid = (await cluster.kubectl(["get", "configmap", `${prefix}-owner`, "-o", "jsonpath={.metadata.uid}"])).stdout;
+    const uid = (
+      await cluster.kubectl(["get", "configmap", `${prefix}-owner`, "-o", "jsonpath={.metadata.uid}"])
+    ).stdout;
     const dependent = {
       apiVersion: "v1",
       kind: "ConfigMap",
       metadata: {
         name: `${prefix}-dependent`,
         ...(dependentFinalizer ? { finalizers: [dependentFinalizer] } : {}),
-        ownerReferences: [{ apiVersion: "v1", kind: "ConfigMap", name: `${prefix}-owner`, uid, blockOwnerDeletion: true }],
+        ownerReferences: [
+          { apiVersion: "v1", kind: "ConfigMap", name: `${prefix}-owner`, uid, blockOwnerDeletion: true },
+        ],
       },
     };
     const created = await cluster.kubectl(["create", "-f", "-"], { input: JSON.stringify(dependent) });
@@ -37,22 +41,51 @@ describe("owner-reference garbage collection", () => {
     const deleted = await cluster.kubectl(["delete", "configmap", "bg-owner"]);
     assert.equal(deleted.code, 0, deleted.stderr);
     assert.equal(await exists("bg-owner"), false);
-    await eventually("the dependent to be collected", async () => ((await exists("bg-dependent")) ? undefined : true));
+    await eventually("the dependent to be collected", async () =>
+      (await exists("bg-dependent")) ? undefined : true,
+    );
   });
 
   test("Foreground: the owner stays until its blocking dependents are gone", async () => {
     await ownerWithDependent("fg", "example.kubevirt.io/hold");
-    const deleted = await cluster.kubectl(["delete", "configmap", "fg-owner", "--cascade=foreground", "--wait=false"]);
+    const deleted = await cluster.kubectl([
+      "delete",
+      "configmap",
+      "fg-owner",
+      "--cascade=foreground",
+      "--wait=false",
+    ]);
     assert.equal(deleted.code, 0, deleted.stderr);
-    const owner = await cluster.kubectl(["get", "configmap", "fg-owner", "-o", "jsonpath={.metadata.finalizers}"]);
+    const owner = await cluster.kubectl([
+      "get",
+      "configmap",
+      "fg-owner",
+      "-o",
+      "jsonpath={.metadata.finalizers}",
+    ]);
     assert.match(owner.stdout, /foregroundDeletion/);
     await eventually("the dependent to be marked for deletion", async () => {
-      const result = await cluster.kubectl(["get", "configmap", "fg-dependent", "-o", "jsonpath={.metadata.deletionTimestamp}"]);
+      const result = await cluster.kubectl([
+        "get",
+        "configmap",
+        "fg-dependent",
+        "-o",
+        "jsonpath={.metadata.deletionTimestamp}",
+      ]);
       return result.stdout !== "" ? true : undefined;
     });
     assert.equal(await exists("fg-owner"), true, "the dependent's finalizer still blocks the owner");
-    await cluster.kubectl(["patch", "configmap", "fg-dependent", "--type=merge", "-p", '{"metadata":{"finalizers":null}}']);
-    await eventually("the owner to go once its dependent has", async () => ((await exists("fg-owner")) ? undefined : true));
+    await cluster.kubectl([
+      "patch",
+      "configmap",
+      "fg-dependent",
+      "--type=merge",
+      "-p",
+      '{"metadata":{"finalizers":null}}',
+    ]);
+    await eventually("the owner to go once its dependent has", async () =>
+      (await exists("fg-owner")) ? undefined : true,
+    );
     assert.equal(await exists("fg-dependent"), false);
   });
 
@@ -62,7 +95,13 @@ describe("owner-reference garbage collection", () => {
     assert.equal(deleted.code, 0, deleted.stderr);
     await eventually("the owner to go", async () => ((await exists("or-owner")) ? undefined : true));
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const refs = await cluster.kubectl(["get", "configmap", "or-dependent", "-o", "jsonpath={.metadata.ownerReferences}"]);
+    const refs = await cluster.kubectl([
+      "get",
+      "configmap",
+      "or-dependent",
+      "-o",
+      "jsonpath={.metadata.ownerReferences}",
+    ]);
     assert.equal(refs.code, 0, "the dependent is still there");
     assert.equal(refs.stdout, "");
   });
@@ -70,7 +109,8 @@ describe("owner-reference garbage collection", () => {
   test("a dependent with several owners stays while one of them is alive", async () => {
     await cluster.kubectl(["create", "configmap", "owner-a"]);
     await cluster.kubectl(["create", "configmap", "owner-b"]);
-    const uid = async (name: string) => (await cluster.kubectl(["get", "configmap", name, "-o", "jsonpath={.metadata.uid}"])).stdout;
+    const uid = async (name: string) =>
+      (await cluster.kubectl(["get", "configmap", name, "-o", "jsonpath={.metadata.uid}"])).stdout;
     const dependent = {
       apiVersion: "v1",
       kind: "ConfigMap",
@@ -85,10 +125,18 @@ describe("owner-reference garbage collection", () => {
     await cluster.kubectl(["create", "-f", "-"], { input: JSON.stringify(dependent) });
     await cluster.kubectl(["delete", "configmap", "owner-a"]);
     await eventually("the dangling reference to be dropped", async () => {
-      const refs = await cluster.kubectl(["get", "configmap", "shared-dependent", "-o", "jsonpath={.metadata.ownerReferences[*].name}"]);
+      const refs = await cluster.kubectl([
+        "get",
+        "configmap",
+        "shared-dependent",
+        "-o",
+        "jsonpath={.metadata.ownerReferences[*].name}",
+      ]);
       return refs.stdout === "owner-b" ? true : undefined;
     });
     await cluster.kubectl(["delete", "configmap", "owner-b"]);
-    await eventually("the dependent to go with its last owner", async () => ((await exists("shared-dependent")) ? undefined : true));
+    await eventually("the dependent to go with its last owner", async () =>
+      (await exists("shared-dependent")) ? undefined : true,
+    );
   });
 });

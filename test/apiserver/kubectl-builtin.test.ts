@@ -58,14 +58,23 @@ describe("kubectl with built-in kinds", () => {
     assert.match(second.stdout, /deployment\.apps\/web configured/);
     const object = JSON.parse((await cluster.kubectl(["get", "deploy", "web", "-o", "json"])).stdout) as {
       metadata: { generation: number };
-      spec: { strategy: { type: string }; template: { spec: { containers: { name: string; image: string; env?: { name: string }[] }[] } } };
+      spec: {
+        strategy: { type: string };
+        template: { spec: { containers: { name: string; image: string; env?: { name: string }[] }[] } };
+      };
     };
     const containers = object.spec.template.spec.containers;
     assert.deepEqual(
       containers.map((c) => [c.name, c.image]),
-      [["web", "nginx:1.26"], ["sidecar", "busybox:1.36"]],
+      [
+        ["web", "nginx:1.26"],
+        ["sidecar", "busybox:1.36"],
+      ],
     );
-    assert.deepEqual(containers[0]?.env?.map((e) => e.name), ["A", "B"]);
+    assert.deepEqual(
+      containers[0]?.env?.map((e) => e.name),
+      ["A", "B"],
+    );
     assert.equal(object.spec.strategy.type, "RollingUpdate", "defaults are applied to built-in kinds");
     assert.equal(object.metadata.generation, 2);
     const table = await cluster.kubectl(["get", "deployments"]);
@@ -83,38 +92,72 @@ describe("kubectl with built-in kinds", () => {
   });
 
   test("pods list as a table with STATUS", async () => {
-    const created = await cluster.kubectl(["run", "sleeper", "--image=busybox:1.36", "--restart=Never", "--", "sleep", "1"]);
+    const created = await cluster.kubectl([
+      "run",
+      "sleeper",
+      "--image=busybox:1.36",
+      "--restart=Never",
+      "--",
+      "sleep",
+      "1",
+    ]);
     assert.equal(created.code, 0, created.stderr);
     const table = await cluster.kubectl(["get", "pods", "-A"]);
     assert.match(table.stdout, /^NAMESPACE\s+NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE/);
     assert.match(table.stdout, /default\s+sleeper\s+0\/1\s+Pending\s+0\s+/);
-    const byField = await cluster.kubectl(["get", "pods", "--field-selector=status.phase=Pending", "-o", "name"]);
+    const byField = await cluster.kubectl([
+      "get",
+      "pods",
+      "--field-selector=status.phase=Pending",
+      "-o",
+      "name",
+    ]);
     assert.equal(byField.stdout.trim(), "pod/sleeper");
-    const none = await cluster.kubectl(["get", "pods", "--field-selector=status.phase=Running", "-o", "name"]);
+    const none = await cluster.kubectl([
+      "get",
+      "pods",
+      "--field-selector=status.phase=Running",
+      "-o",
+      "name",
+    ]);
     assert.equal(none.stdout.trim(), "");
   });
 
   test("server-side apply creates, detects conflicts with another manager, and takes over with --force-conflicts", async () => {
-    const manifest = (value: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shared\ndata:\n  key: "${value}"\n`;
+    const manifest = (value: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shared\ndata:\n  key: "${value}"\n`;
     const created = await cluster.kubectl(["apply", "--server-side", "-f", "-"], { input: manifest("one") });
     assert.equal(created.code, 0, created.stderr);
     assert.match(created.stdout, /serverside-applied/);
-    const conflict = await cluster.kubectl(["apply", "--server-side", "--field-manager=other", "-f", "-"], { input: manifest("two") });
+    const conflict = await cluster.kubectl(["apply", "--server-side", "--field-manager=other", "-f", "-"], {
+      input: manifest("two"),
+    });
     assert.notEqual(conflict.code, 0);
     assert.match(conflict.stderr, /conflict/i);
     assert.match(conflict.stderr, /\.data\.key/);
-    const forced = await cluster.kubectl(["apply", "--server-side", "--field-manager=other", "--force-conflicts", "-f", "-"], {
-      input: manifest("two"),
-    });
+    const forced = await cluster.kubectl(
+      ["apply", "--server-side", "--field-manager=other", "--force-conflicts", "-f", "-"],
+      {
+        input: manifest("two"),
+      },
+    );
     assert.equal(forced.code, 0, forced.stderr);
-    const managers = await cluster.kubectl(["get", "cm", "shared", "--show-managed-fields", "-o", "jsonpath={.metadata.managedFields[*].manager}"]);
+    const managers = await cluster.kubectl([
+      "get",
+      "cm",
+      "shared",
+      "--show-managed-fields",
+      "-o",
+      "jsonpath={.metadata.managedFields[*].manager}",
+    ]);
     assert.match(managers.stdout, /other/);
     const value = await cluster.kubectl(["get", "cm", "shared", "-o", "jsonpath={.data.key}"]);
     assert.equal(value.stdout, "two");
   });
 
   test("client-side apply followed by server-side apply migrates ownership", async () => {
-    const manifest = (value: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: migrated\ndata:\n  key: "${value}"\n`;
+    const manifest = (value: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: migrated\ndata:\n  key: "${value}"\n`;
     assert.equal((await cluster.kubectl(["apply", "-f", "-"], { input: manifest("a") })).code, 0);
     const serverSide = await cluster.kubectl(["apply", "--server-side", "-f", "-"], { input: manifest("b") });
     assert.equal(serverSide.code, 0, serverSide.stderr);
@@ -137,10 +180,29 @@ describe("kubectl with built-in kinds", () => {
 
   test("a no-op patch does not change the resourceVersion", async () => {
     await cluster.kubectl(["create", "configmap", "steady", "--from-literal=a=1"]);
-    const before = await cluster.kubectl(["get", "cm", "steady", "-o", "jsonpath={.metadata.resourceVersion}"]);
-    const patched = await cluster.kubectl(["patch", "cm", "steady", "--type=merge", "-p", '{"data":{"a":"1"}}']);
+    const before = await cluster.kubectl([
+      "get",
+      "cm",
+      "steady",
+      "-o",
+      "jsonpath={.metadata.resourceVersion}",
+    ]);
+    const patched = await cluster.kubectl([
+      "patch",
+      "cm",
+      "steady",
+      "--type=merge",
+      "-p",
+      '{"data":{"a":"1"}}',
+    ]);
     assert.match(patched.stdout, /patched \(no change\)/);
-    const afterPatch = await cluster.kubectl(["get", "cm", "steady", "-o", "jsonpath={.metadata.resourceVersion}"]);
+    const afterPatch = await cluster.kubectl([
+      "get",
+      "cm",
+      "steady",
+      "-o",
+      "jsonpath={.metadata.resourceVersion}",
+    ]);
     assert.equal(afterPatch.stdout, before.stdout);
   });
 
@@ -174,7 +236,12 @@ describe("kubectl with built-in kinds", () => {
       source: { component: "test" },
     };
     assert.equal((await cluster.kubectl(["create", "-f", "-"], { input: JSON.stringify(event) })).code, 0);
-    const other = { ...event, metadata: { name: "other.1", namespace: "default" }, involvedObject: { ...event.involvedObject, name: "other" }, message: "not this one" };
+    const other = {
+      ...event,
+      metadata: { name: "other.1", namespace: "default" },
+      involvedObject: { ...event.involvedObject, name: "other" },
+      message: "not this one",
+    };
     await cluster.kubectl(["create", "-f", "-"], { input: JSON.stringify(other) });
     const described = await eventually("describe to show the event", async () => {
       const result = await cluster.kubectl(["describe", "pod", "described"]);

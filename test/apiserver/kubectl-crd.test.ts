@@ -48,15 +48,23 @@ describe("kubectl with custom resources", () => {
     assert.match(object.metadata.uid, /^[0-9a-f-]{36}$/);
 
     const changed = await cluster.kubectl(["apply", "-f", "-"], {
-      input: "apiVersion: example.kubevirt.io/v1\nkind: Widget\nmetadata:\n  name: w1\n  labels:\n    app: demo\nspec:\n  size: medium\n  tags: [a, b]\n",
+      input:
+        "apiVersion: example.kubevirt.io/v1\nkind: Widget\nmetadata:\n  name: w1\n  labels:\n    app: demo\nspec:\n  size: medium\n  tags: [a, b]\n",
     });
     assert.equal(changed.code, 0, changed.stderr);
     assert.match(changed.stdout, /configured/);
-    const generation = await cluster.kubectl(["get", "wd", "w1", "-o", "jsonpath={.metadata.generation} {.spec.size}"]);
+    const generation = await cluster.kubectl([
+      "get",
+      "wd",
+      "w1",
+      "-o",
+      "jsonpath={.metadata.generation} {.spec.size}",
+    ]);
     assert.equal(generation.stdout, "2 medium");
 
     const again = await cluster.kubectl(["apply", "-f", "-"], {
-      input: "apiVersion: example.kubevirt.io/v1\nkind: Widget\nmetadata:\n  name: w1\n  labels:\n    app: demo\nspec:\n  size: medium\n  tags: [a, b]\n",
+      input:
+        "apiVersion: example.kubevirt.io/v1\nkind: Widget\nmetadata:\n  name: w1\n  labels:\n    app: demo\nspec:\n  size: medium\n  tags: [a, b]\n",
     });
     assert.match(again.stdout, /unchanged/);
   });
@@ -73,7 +81,14 @@ describe("kubectl with custom resources", () => {
 
   test("merge and JSON patches apply; strategic merge on a custom resource is refused", async () => {
     await cluster.kubectl(["apply", "-f", fixturePath("widget.yaml")]);
-    const merge = await cluster.kubectl(["patch", "wd", "w1", "--type=merge", "-p", '{"spec":{"replicas":3}}']);
+    const merge = await cluster.kubectl([
+      "patch",
+      "wd",
+      "w1",
+      "--type=merge",
+      "-p",
+      '{"spec":{"replicas":3}}',
+    ]);
     assert.equal(merge.code, 0, merge.stderr);
     const json = await cluster.kubectl([
       "patch",
@@ -87,7 +102,14 @@ describe("kubectl with custom resources", () => {
     const tags = await cluster.kubectl(["get", "wd", "w1", "-o", "jsonpath={.spec.tags}"]);
     assert.equal(tags.stdout, '["a","b","c"]');
 
-    const failedTest = await cluster.kubectl(["patch", "wd", "w1", "--type=json", "-p", '[{"op":"test","path":"/spec/replicas","value":7}]']);
+    const failedTest = await cluster.kubectl([
+      "patch",
+      "wd",
+      "w1",
+      "--type=json",
+      "-p",
+      '[{"op":"test","path":"/spec/replicas","value":7}]',
+    ]);
     assert.notEqual(failedTest.code, 0);
     assert.match(failedTest.stderr, /invalid/i);
 
@@ -98,7 +120,8 @@ describe("kubectl with custom resources", () => {
 
   test("an invalid resource is rejected with 422 and one line per field path", async () => {
     const result = await cluster.kubectl(["apply", "-f", "-"], {
-      input: "apiVersion: example.kubevirt.io/v1\nkind: Widget\nmetadata:\n  name: bad\nspec:\n  size: huge\n  replicas: 20\n  color: Red\n",
+      input:
+        "apiVersion: example.kubevirt.io/v1\nkind: Widget\nmetadata:\n  name: bad\nspec:\n  size: huge\n  replicas: 20\n  color: Red\n",
     });
     assert.notEqual(result.code, 0);
     assert.match(result.stderr, /The Widget "bad" is invalid/);
@@ -110,7 +133,8 @@ describe("kubectl with custom resources", () => {
   });
 
   test("unknown fields: rejected under Strict (kubectl's default), a warning under Warn", async () => {
-    const manifest = "apiVersion: example.kubevirt.io/v1\nkind: Widget\nmetadata:\n  name: unknown\nspec:\n  size: small\n  bogusField: 1\n";
+    const manifest =
+      "apiVersion: example.kubevirt.io/v1\nkind: Widget\nmetadata:\n  name: unknown\nspec:\n  size: small\n  bogusField: 1\n";
     const strict = await cluster.kubectl(["apply", "-f", "-"], { input: manifest });
     assert.notEqual(strict.code, 0);
     assert.match(strict.stderr, /unknown field "spec\.bogusField"/);
@@ -119,15 +143,34 @@ describe("kubectl with custom resources", () => {
     assert.match(warn.stderr, /Warning: unknown field "spec\.bogusField"/);
     const stored = await cluster.kubectl(["get", "wd", "unknown", "-o", "jsonpath={.spec}"]);
     assert.doesNotMatch(stored.stdout, /bogusField/, "unknown fields are pruned, not stored");
-    const preserved = await cluster.kubectl(["patch", "wd", "unknown", "--type=merge", "-p", '{"spec":{"extra":{"anything":{"goes":true}}}}']);
+    const preserved = await cluster.kubectl([
+      "patch",
+      "wd",
+      "unknown",
+      "--type=merge",
+      "-p",
+      '{"spec":{"extra":{"anything":{"goes":true}}}}',
+    ]);
     assert.equal(preserved.code, 0, preserved.stderr);
-    const extra = await cluster.kubectl(["get", "wd", "unknown", "-o", "jsonpath={.spec.extra.anything.goes}"]);
+    const extra = await cluster.kubectl([
+      "get",
+      "wd",
+      "unknown",
+      "-o",
+      "jsonpath={.spec.extra.anything.goes}",
+    ]);
     assert.equal(extra.stdout, "true", "x-kubernetes-preserve-unknown-fields keeps what it holds");
   });
 
   test("the status subresource changes only status; kubectl wait sees the condition", async () => {
     await cluster.kubectl(["apply", "-f", fixturePath("widget.yaml")]);
-    const before = await cluster.kubectl(["get", "wd", "w1", "-o", "jsonpath={.metadata.generation} {.spec.size}"]);
+    const before = await cluster.kubectl([
+      "get",
+      "wd",
+      "w1",
+      "-o",
+      "jsonpath={.metadata.generation} {.spec.size}",
+    ]);
     const patched = await cluster.kubectl([
       "patch",
       "wd",
@@ -138,13 +181,26 @@ describe("kubectl with custom resources", () => {
       '{"spec":{"size":"large"},"status":{"replicas":1,"conditions":[{"type":"Ready","status":"True"}]}}',
     ]);
     assert.equal(patched.code, 0, patched.stderr);
-    const afterPatch = await cluster.kubectl(["get", "wd", "w1", "-o", "jsonpath={.metadata.generation} {.spec.size}"]);
+    const afterPatch = await cluster.kubectl([
+      "get",
+      "wd",
+      "w1",
+      "-o",
+      "jsonpath={.metadata.generation} {.spec.size}",
+    ]);
     assert.equal(afterPatch.stdout, before.stdout, "a status write changes neither spec nor generation");
     const waited = await cluster.kubectl(["wait", "--for=condition=Ready", "wd/w1", "--timeout=10s"]);
     assert.equal(waited.code, 0, waited.stderr);
     const table = await cluster.kubectl(["get", "wd", "w1", "--no-headers"]);
     assert.match(table.stdout, /^w1\s+\S+\s+\d+\s+True\s+/);
-    const spec = await cluster.kubectl(["patch", "wd", "w1", "--type=merge", "-p", '{"status":{"replicas":9}}']);
+    const spec = await cluster.kubectl([
+      "patch",
+      "wd",
+      "w1",
+      "--type=merge",
+      "-p",
+      '{"status":{"replicas":9}}',
+    ]);
     assert.equal(spec.code, 0, spec.stderr);
     const replicas = await cluster.kubectl(["get", "wd", "w1", "-o", "jsonpath={.status.replicas}"]);
     assert.equal(replicas.stdout, "1", "a write to the main resource keeps the stored status");
@@ -175,17 +231,38 @@ describe("kubectl with custom resources", () => {
 
   test("a resource with a finalizer stays, marked for deletion, until the finalizer goes", async () => {
     const created = await cluster.kubectl(["apply", "-f", "-"], {
-      input: "apiVersion: example.kubevirt.io/v1\nkind: Widget\nmetadata:\n  name: held\n  finalizers: [example.kubevirt.io/hold]\nspec:\n  size: small\n",
+      input:
+        "apiVersion: example.kubevirt.io/v1\nkind: Widget\nmetadata:\n  name: held\n  finalizers: [example.kubevirt.io/hold]\nspec:\n  size: small\n",
     });
     assert.equal(created.code, 0, created.stderr);
     const deleted = await cluster.kubectl(["delete", "wd", "held", "--wait=false"]);
     assert.equal(deleted.code, 0, deleted.stderr);
-    const marked = await cluster.kubectl(["get", "wd", "held", "-o", "jsonpath={.metadata.deletionTimestamp}"]);
+    const marked = await cluster.kubectl([
+      "get",
+      "wd",
+      "held",
+      "-o",
+      "jsonpath={.metadata.deletionTimestamp}",
+    ]);
     assert.match(marked.stdout, /^\d{4}-\d\d-\d\dT/);
-    const addFinalizer = await cluster.kubectl(["patch", "wd", "held", "--type=json", "-p", '[{"op":"add","path":"/metadata/finalizers/-","value":"x/y"}]']);
+    const addFinalizer = await cluster.kubectl([
+      "patch",
+      "wd",
+      "held",
+      "--type=json",
+      "-p",
+      '[{"op":"add","path":"/metadata/finalizers/-","value":"x/y"}]',
+    ]);
     assert.notEqual(addFinalizer.code, 0, "no new finalizers on an object being deleted");
     const waiter = cluster.kubectl(["wait", "--for=delete", "wd/held", "--timeout=20s"]);
-    const released = await cluster.kubectl(["patch", "wd", "held", "--type=merge", "-p", '{"metadata":{"finalizers":null}}']);
+    const released = await cluster.kubectl([
+      "patch",
+      "wd",
+      "held",
+      "--type=merge",
+      "-p",
+      '{"metadata":{"finalizers":null}}',
+    ]);
     assert.equal(released.code, 0, released.stderr);
     assert.equal((await waiter).code, 0);
     const gone = await cluster.kubectl(["get", "wd", "held"]);
@@ -196,7 +273,8 @@ describe("kubectl with custom resources", () => {
     const watcher = cluster.kubectl(["get", "wd", "-w", "--request-timeout=5s"], { timeoutMs: 6_000 });
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     await cluster.kubectl(["apply", "-f", "-"], {
-      input: "apiVersion: example.kubevirt.io/v1\nkind: Widget\nmetadata:\n  name: watched\nspec:\n  size: large\n",
+      input:
+        "apiVersion: example.kubevirt.io/v1\nkind: Widget\nmetadata:\n  name: watched\nspec:\n  size: large\n",
     });
     const output = (await watcher).stdout;
     assert.match(output, /^watched\s+large\s+1\s+/m);
@@ -213,7 +291,12 @@ describe("kubectl with custom resources", () => {
     });
     // Recreated, the CRD starts empty.
     await cluster.kubectl(["apply", "-f", fixturePath("widget-crd.yaml")]);
-    await cluster.kubectl(["wait", "--for=condition=established", "crd/widgets.example.kubevirt.io", "--timeout=30s"]);
+    await cluster.kubectl([
+      "wait",
+      "--for=condition=established",
+      "crd/widgets.example.kubevirt.io",
+      "--timeout=30s",
+    ]);
     const list = await eventually("the recreated CRD to serve", async () => {
       const result = await cluster.kubectl(["get", "widgets", "-o", "name"]);
       return result.code === 0 ? result : undefined;

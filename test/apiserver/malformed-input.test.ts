@@ -41,7 +41,13 @@ describe("malformed and hostile input", () => {
     ["POST", configMaps, "application/json", '{"metadata":{}}', 422],
     ["PUT", `${configMaps}/keep`, "application/json", '{"metadata":{"name":"other"}}', 400],
     ["PATCH", `${configMaps}/keep`, "application/json-patch+json", '{"data":{}}', 400],
-    ["PATCH", `${configMaps}/keep`, "application/json-patch+json", '[{"op":"replace","path":"/__proto__/x","value":1}]', 422],
+    [
+      "PATCH",
+      `${configMaps}/keep`,
+      "application/json-patch+json",
+      '[{"op":"replace","path":"/__proto__/x","value":1}]',
+      422,
+    ],
     ["PATCH", `${configMaps}/keep`, "application/json-patch+json", '[{"op":"explode","path":"/data"}]', 422],
     ["PATCH", `${configMaps}/keep`, "application/merge-patch+json", '{"data":{"a":5}}', 422],
     ["PATCH", `${configMaps}/keep`, "text/plain", "hello", 415],
@@ -56,7 +62,10 @@ describe("malformed and hostile input", () => {
   ];
   for (const [method, path, contentType, body, expected] of cases) {
     test(`${method} ${path} with ${contentType} ${String(body).slice(0, 40)} → ${expected} Status`, async () => {
-      const response = await rawRequest(cluster.server, method, path, { body, headers: { "content-type": contentType } });
+      const response = await rawRequest(cluster.server, method, path, {
+        body,
+        headers: { "content-type": contentType },
+      });
       assert.equal(response.status, expected, response.body);
       const status = JSON.parse(response.body) as Status;
       assert.equal(status.kind, "Status");
@@ -65,26 +74,51 @@ describe("malformed and hostile input", () => {
   }
 
   test("a body over 3 MiB gets 413", async () => {
-    const body = JSON.stringify({ metadata: { name: "huge" }, data: { a: "x".repeat(3 * 1024 * 1024 + 10) } });
-    const response = await rawRequest(cluster.server, "POST", configMaps, { body, headers: { "content-type": "application/json" } });
+    const body = JSON.stringify({
+      metadata: { name: "huge" },
+      data: { a: "x".repeat(3 * 1024 * 1024 + 10) },
+    });
+    const response = await rawRequest(cluster.server, "POST", configMaps, {
+      body,
+      headers: { "content-type": "application/json" },
+    });
     assert.equal(response.status, 413);
     assert.equal((JSON.parse(response.body) as Status).reason, "RequestEntityTooLarge");
   });
 
   test("random bytes and mutated JSON never crash the server nor touch stored objects", async () => {
-    const seedObject = JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "fuzz" }, data: { k: "v" } });
-    const contentTypes = ["application/json", "application/merge-patch+json", "application/strategic-merge-patch+json", "application/json-patch+json", "application/apply-patch+yaml"];
+    const seedObject = JSON.stringify({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "fuzz" },
+      data: { k: "v" },
+    });
+    const contentTypes = [
+      "application/json",
+      "application/merge-patch+json",
+      "application/strategic-merge-patch+json",
+      "application/json-patch+json",
+      "application/apply-patch+yaml",
+    ];
     for (let i = 0; i < 300; i++) {
       const mutated = Buffer.from(seedObject);
-      for (let flips = 0; flips < 1 + (i % 5); flips++) mutated[Math.floor(Math.random() * mutated.length)] = randomBytes(1)[0] ?? 0;
+      for (let flips = 0; flips < 1 + (i % 5); flips++)
+        mutated[Math.floor(Math.random() * mutated.length)] = randomBytes(1)[0] ?? 0;
       const body = i % 3 === 0 ? randomBytes(1 + (i % 200)) : mutated;
       const contentType = contentTypes[i % contentTypes.length] ?? "application/json";
-      const [method, path] = i % 2 === 0 ? ["POST", configMaps] : ["PATCH", `${configMaps}/keep?fieldManager=fuzz`];
-      const response = await rawRequest(cluster.server, method, path, { body, headers: { "content-type": contentType } });
+      const [method, path] =
+        i % 2 === 0 ? ["POST", configMaps] : ["PATCH", `${configMaps}/keep?fieldManager=fuzz`];
+      const response = await rawRequest(cluster.server, method, path, {
+        body,
+        headers: { "content-type": contentType },
+      });
       assert.ok(response.status < 500, `${method} ${contentType} gave ${response.status}: ${response.body}`);
       if (response.status >= 400) assert.equal((JSON.parse(response.body) as Status).kind, "Status");
     }
-    const keep = JSON.parse((await rawRequest(cluster.server, "GET", `${configMaps}/keep`)).body) as { kind: string; metadata: { name: string } };
+    const keep = JSON.parse((await rawRequest(cluster.server, "GET", `${configMaps}/keep`)).body) as {
+      kind: string;
+      metadata: { name: string };
+    };
     assert.equal(keep.kind, "ConfigMap");
     const list = await rawRequest(cluster.server, "GET", configMaps);
     assert.equal(list.status, 200);

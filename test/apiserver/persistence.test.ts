@@ -9,10 +9,16 @@ import { eventually } from "../harness/api-server-fixture.js";
 
 const main = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "dev-cluster", "main.js");
 
-function kubectl(kubeconfig: string, args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function kubectl(
+  kubeconfig: string,
+  args: string[],
+  input?: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile("kubectl", ["--kubeconfig", kubeconfig, "--cache-dir", join(dirname(kubeconfig), "cache"), ...args], (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    const child = execFile(
+      "kubectl",
+      ["--kubeconfig", kubeconfig, "--cache-dir", join(dirname(kubeconfig), "cache"), ...args],
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
     child.stdin?.end(input);
   });
@@ -29,21 +35,46 @@ describe("dev-cluster up: persistence and process lifecycle", () => {
 
   async function up(port: string): Promise<ChildProcess> {
     if (existsSync(kubeconfig)) unlinkSync(kubeconfig);
-    const started = spawn(process.execPath, [main, "up", "--data-dir", join(dataDir, "state"), "--port", port, "--kubeconfig", kubeconfig], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    await eventually("the kubeconfig, written once the server is ready", () => (existsSync(kubeconfig) ? true : undefined), 30_000);
+    const started = spawn(
+      process.execPath,
+      [main, "up", "--data-dir", join(dataDir, "state"), "--port", port, "--kubeconfig", kubeconfig],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    await eventually(
+      "the kubeconfig, written once the server is ready",
+      () => (existsSync(kubeconfig) ? true : undefined),
+      30_000,
+    );
     return started;
   }
 
   test("objects written before a kill -9 are there after a restart, and resourceVersions keep increasing", async () => {
     child = await up("0");
     for (let i = 0; i < 20; i++) {
-      const created = await kubectl(kubeconfig, ["create", "configmap", `persisted-${i}`, `--from-literal=i=${i}`]);
+      const created = await kubectl(kubeconfig, [
+        "create",
+        "configmap",
+        `persisted-${i}`,
+        `--from-literal=i=${i}`,
+      ]);
       assert.equal(created.code, 0, created.stderr);
     }
-    const before = Number((await kubectl(kubeconfig, ["get", "configmap", "persisted-19", "-o", "jsonpath={.metadata.resourceVersion}"])).stdout);
-    const server = (await kubectl(kubeconfig, ["config", "view", "-o", "jsonpath={.clusters[0].cluster.server}"])).stdout;
+    const before = Number(
+      (
+        await kubectl(kubeconfig, [
+          "get",
+          "configmap",
+          "persisted-19",
+          "-o",
+          "jsonpath={.metadata.resourceVersion}",
+        ])
+      ).stdout,
+    );
+    const server = (
+      await kubectl(kubeconfig, ["config", "view", "-o", "jsonpath={.clusters[0].cluster.server}"])
+    ).stdout;
     const port = new URL(server).port;
     child.kill("SIGKILL");
     await new Promise((resolve) => child?.once("exit", resolve));
@@ -54,7 +85,17 @@ describe("dev-cluster up: persistence and process lifecycle", () => {
     const value = await kubectl(kubeconfig, ["get", "configmap", "persisted-7", "-o", "jsonpath={.data.i}"]);
     assert.equal(value.stdout, "7");
     await kubectl(kubeconfig, ["create", "configmap", "after-restart"]);
-    const afterRv = Number((await kubectl(kubeconfig, ["get", "configmap", "after-restart", "-o", "jsonpath={.metadata.resourceVersion}"])).stdout);
+    const afterRv = Number(
+      (
+        await kubectl(kubeconfig, [
+          "get",
+          "configmap",
+          "after-restart",
+          "-o",
+          "jsonpath={.metadata.resourceVersion}",
+        ])
+      ).stdout,
+    );
     assert.ok(afterRv > before, `${afterRv} > ${before}`);
   });
 

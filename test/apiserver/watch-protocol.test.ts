@@ -5,7 +5,12 @@ import { rawRequest } from "../harness/https-client.js";
 
 interface WatchEvent {
   type: string;
-  object: { kind?: string; code?: number; reason?: string; metadata?: { name?: string; resourceVersion?: string } };
+  object: {
+    kind?: string;
+    code?: number;
+    reason?: string;
+    metadata?: { name?: string; resourceVersion?: string };
+  };
 }
 
 const events = (body: string): WatchEvent[] =>
@@ -29,7 +34,9 @@ describe("watch protocol", () => {
   after(async () => cluster?.close());
 
   test("a watch from a resourceVersion replays what came after it, honours selectors, and ends at timeoutSeconds", async () => {
-    const list = JSON.parse((await rawRequest(cluster.server, "GET", configMaps)).body) as { metadata: { resourceVersion: string } };
+    const list = JSON.parse((await rawRequest(cluster.server, "GET", configMaps)).body) as {
+      metadata: { resourceVersion: string };
+    };
     await create("a", { team: "x" });
     await create("b", { team: "y" });
     await create("c", { team: "x" });
@@ -43,28 +50,49 @@ describe("watch protocol", () => {
     assert.ok(Date.now() - started >= 900, "the stream stays open until timeoutSeconds");
     assert.deepEqual(
       events(watched.body).map((e) => [e.type, e.object.metadata?.name]),
-      [["ADDED", "a"], ["ADDED", "c"]],
+      [
+        ["ADDED", "a"],
+        ["ADDED", "c"],
+      ],
     );
-    const byName = await rawRequest(cluster.server, "GET", `${configMaps}?watch=true&fieldSelector=metadata.name%3Db&timeoutSeconds=1`);
-    assert.deepEqual(events(byName.body).map((e) => [e.type, e.object.metadata?.name]), [["ADDED", "b"]]);
+    const byName = await rawRequest(
+      cluster.server,
+      "GET",
+      `${configMaps}?watch=true&fieldSelector=metadata.name%3Db&timeoutSeconds=1`,
+    );
+    assert.deepEqual(
+      events(byName.body).map((e) => [e.type, e.object.metadata?.name]),
+      [["ADDED", "b"]],
+    );
   });
 
   test("an object that stops matching the selector is reported as DELETED", async () => {
-    const list = JSON.parse((await rawRequest(cluster.server, "GET", configMaps)).body) as { metadata: { resourceVersion: string } };
-    const pending = rawRequest(cluster.server, "GET", `${configMaps}?watch=true&resourceVersion=${list.metadata.resourceVersion}&labelSelector=team%3Dx&timeoutSeconds=1`);
+    const list = JSON.parse((await rawRequest(cluster.server, "GET", configMaps)).body) as {
+      metadata: { resourceVersion: string };
+    };
+    const pending = rawRequest(
+      cluster.server,
+      "GET",
+      `${configMaps}?watch=true&resourceVersion=${list.metadata.resourceVersion}&labelSelector=team%3Dx&timeoutSeconds=1`,
+    );
     await new Promise((resolve) => setTimeout(resolve, 200));
     await rawRequest(cluster.server, "PATCH", `${configMaps}/a`, {
       body: JSON.stringify({ metadata: { labels: { team: "z" } } }),
       headers: { "content-type": "application/merge-patch+json" },
     });
-    assert.deepEqual(events((await pending).body).map((e) => [e.type, e.object.metadata?.name]), [["DELETED", "a"]]);
+    assert.deepEqual(
+      events((await pending).body).map((e) => [e.type, e.object.metadata?.name]),
+      [["DELETED", "a"]],
+    );
   });
 
   test("a watch from a resourceVersion older than the history gets one ERROR 410 event, then the stream closes", async () => {
     await cluster.stop();
     await cluster.restart({ historySize: 2 });
     for (let i = 0; i < 5; i++) await create(`old-${i}`);
-    const watched = await rawRequest(cluster.server, "GET", `${configMaps}?watch=true&resourceVersion=1`, { timeoutMs: 5_000 });
+    const watched = await rawRequest(cluster.server, "GET", `${configMaps}?watch=true&resourceVersion=1`, {
+      timeoutMs: 5_000,
+    });
     assert.equal(watched.status, 200);
     const [only, ...rest] = events(watched.body);
     assert.equal(rest.length, 0);

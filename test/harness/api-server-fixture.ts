@@ -58,7 +58,14 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
       await server.close();
     },
     async restart(restartOptions = {}) {
-      server = await startDevApiServer({ dataDir, port, kubeconfigPath, inMemory, log: quietLog, ...restartOptions });
+      server = await startDevApiServer({
+        dataDir,
+        port,
+        kubeconfigPath,
+        inMemory,
+        log: quietLog,
+        ...restartOptions,
+      });
     },
     async close() {
       await server.close();
@@ -90,7 +97,11 @@ function runKubectl(
 }
 
 /** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function eventually<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {

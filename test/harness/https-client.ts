@@ -12,7 +12,12 @@ export function rawRequest(
   server: Pick<DevApiServer, "url" | "adminToken" | "caCertPem">,
   method: string,
   path: string,
-  options: { body?: string | Buffer; headers?: Record<string, string>; token?: string | null; timeoutMs?: number } = {},
+  options: {
+    body?: string | Buffer;
+    headers?: Record<string, string>;
+    token?: string | null;
+    timeoutMs?: number;
+  } = {},
 ): Promise<RawResponse> {
   const url = new URL(path, server.url);
   return new Promise((resolve, reject) => {
@@ -21,11 +26,24 @@ export function rawRequest(
     if (token !== null) headers.authorization = `Bearer ${token}`;
     if (options.body !== undefined) headers["content-length"] = Buffer.byteLength(options.body);
     const req = request(
-      { host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method, headers, ca: server.caCertPem },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        method,
+        headers,
+        ca: server.caCertPem,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
         res.on("error", reject);
       },
     );

@@ -67,8 +67,8 @@ export class GarbageCollector {
     if (owners.length > 0) {
       this.#ownersOf.set(key, owners);
       for (const owner of owners) {
-        let set = this.#dependents.get(owner);
-        if (!set) this.#dependents.set(owner, (set = new Set()));
+        const set = this.#dependents.get(owner) ?? new Set<string>();
+        this.#dependents.set(owner, set);
         set.add(key);
       }
       this.#queue.add(`dependent:${key}`);

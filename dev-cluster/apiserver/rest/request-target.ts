@@ -1,4 +1,4 @@
-import { ApiError, notFound } from "../api-error.js";
+import { ApiError } from "../api-error.js";
 import type { ResourceRegistry } from "../registry/resource-registry.js";
 import type { ResourceType } from "../resource-type.js";
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, methodNotAllowed } from "../api-error.js";
-import type { JsonObject, JsonValue } from "../json.js";
+import type { JsonObject } from "../json.js";
 import type { ObjectService } from "../objects/object-service.js";
 import { EventDecoder } from "./event-decoder.js";
 import { bindPod, podLogUnavailable } from "./pod-subresources.js";

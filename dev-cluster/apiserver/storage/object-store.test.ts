@@ -25,8 +25,8 @@ describe("ObjectStore", () => {
     const store = new ObjectStore({ path: ":memory:" });
     const [a] = store.commit([{ type: "put", key: key("a"), object: configMap("a") }]);
     const [b] = store.commit([{ type: "put", key: key("b"), object: configMap("b") }]);
-    const rvA = Number((a?.metadata as JsonObject).resourceVersion);
-    const rvB = Number((b?.metadata as JsonObject).resourceVersion);
+    const rvA = Number(((a as JsonObject).metadata as JsonObject).resourceVersion);
+    const rvB = Number(((b as JsonObject).metadata as JsonObject).resourceVersion);
     assert.ok(rvB > rvA);
     assert.equal(store.revision(), rvB);
     assert.deepEqual(store.get(key("a")), a);
@@ -84,7 +84,7 @@ describe("ObjectStore", () => {
     );
     stop();
     const [c] = store.commit([{ type: "put", key: key("c"), object: configMap("c") }]);
-    assert.equal(Number((c?.metadata as JsonObject).resourceVersion), revision + 1);
+    assert.equal(Number(((c as JsonObject).metadata as JsonObject).resourceVersion), revision + 1);
     store.close();
     rmSync(dir, { recursive: true, force: true });
   });
