@@ -151,6 +151,7 @@ describe("@kubernetes/client-node against the dev API server", () => {
       });
     }
     let allowRestart = true;
+    let finished = false;
     const informer = makeInformer<V1ConfigMap & KubernetesObject>(
       config,
       `/api/v1/namespaces/${namespace}/configmaps`,
@@ -158,8 +159,11 @@ describe("@kubernetes/client-node against the dev API server", () => {
     );
     // client-node's informer stops for good on an error: the application restarts it (our runtime will do this with backoff).
     informer.on("error", () => {
-      const retry = () =>
-        allowRestart ? void informer.start().catch(() => setTimeout(retry, 200)) : setTimeout(retry, 100);
+      const retry = (): void => {
+        if (finished) return;
+        if (allowRestart) informer.start().catch(() => setTimeout(retry, 200));
+        else setTimeout(retry, 100);
+      };
       setTimeout(retry, 200);
     });
     await informer.start();
@@ -208,7 +212,7 @@ describe("@kubernetes/client-node against the dev API server", () => {
       30_000,
     );
     assert.equal(cacheState(), await serverState());
-    allowRestart = false;
+    finished = true;
     await informer.stop();
   });
 });
