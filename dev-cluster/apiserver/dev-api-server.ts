@@ -3,7 +3,10 @@ import { join } from "node:path";
 import type { Logger } from "pino";
 import { ensureTokenFile, loadTokenFile } from "./auth/tokens.js";
 import { writeKubeconfig } from "./kubeconfig.js";
+import type { PodLogSource } from "./pod-logs.js";
 import { type RunningApiServer, startApiServer } from "./server.js";
+import { ensureSigningKeyFile } from "./serviceaccounts/signing-key.js";
+import { DEFAULT_SERVICE_CIDR, kubernetesServiceIp } from "./services/address-ranges.js";
 import { ensureServingCertificates } from "./tls/certificates.js";
 
 export interface DevApiServerOptions {
@@ -19,6 +22,16 @@ export interface DevApiServerOptions {
   log: Logger;
   /** How many recent changes watches can resume from. */
   historySize?: number;
+  /** Container logs for `kubectl logs` (the node agent's). */
+  podLogs?: PodLogSource;
+  /** More addresses the serving certificate must cover (e.g. the node bridge address pods use). */
+  servingIps?: string[];
+  /** More DNS names the serving certificate must cover. */
+  servingHosts?: string[];
+  /** The address the `kubernetes` Service's endpoints hold (default: host). */
+  advertiseAddress?: string;
+  /** IPv4 range of Service cluster IPs (default 10.96.0.0/12). */
+  serviceCidr?: string;
 }
 
 export interface DevApiServer extends RunningApiServer {
@@ -29,16 +42,18 @@ export interface DevApiServer extends RunningApiServer {
 
 /**
  * The API server as `dev-cluster up` and the tests run it: a data directory with a CA and
- * serving certificate, a static token file with an admin token, SQLite storage, and a
- * kubeconfig written only when the server is ready.
+ * serving certificate, a static token file with an admin token, the service-account signing
+ * key, SQLite storage, and a kubeconfig written only when the server is ready.
  */
 export async function startDevApiServer(options: DevApiServerOptions): Promise<DevApiServer> {
   const host = options.host ?? "127.0.0.1";
+  const serviceCidr = options.serviceCidr ?? DEFAULT_SERVICE_CIDR;
   await mkdir(options.dataDir, { recursive: true });
-  const certificates = await ensureServingCertificates(options.dataDir, {
-    hosts: ["localhost"],
-    ips: [host],
-  });
+  const certificates = await ensureServingCertificates(
+    options.dataDir,
+    servingNames(options, host, serviceCidr),
+  );
+  const signingKeyPem = await ensureSigningKeyFile(options.dataDir);
   const tokenFile = join(options.dataDir, "tokens.csv");
   const adminToken = await ensureTokenFile(tokenFile);
   const authenticator = await loadTokenFile(tokenFile);
@@ -49,7 +64,11 @@ export async function startDevApiServer(options: DevApiServerOptions): Promise<D
     tls: { certPem: certificates.certPem, keyPem: certificates.keyPem },
     authenticator,
     log: options.log,
+    serviceAccountTokens: { signingKeyPem },
+    serviceCidr,
     ...(options.historySize ? { historySize: options.historySize } : {}),
+    ...(options.podLogs ? { podLogs: options.podLogs } : {}),
+    ...(options.advertiseAddress ? { advertiseAddress: options.advertiseAddress } : {}),
   });
   if (options.kubeconfigPath) {
     await writeKubeconfig(options.kubeconfigPath, {
@@ -59,4 +78,26 @@ export async function startDevApiServer(options: DevApiServerOptions): Promise<D
     });
   }
   return { ...server, adminToken, caCertPem: certificates.caCertPem };
+}
+
+/**
+ * What the serving certificate covers: localhost, the names and address of the `kubernetes`
+ * Service (what in-cluster clients are told), the listening and advertised addresses, and
+ * whatever the caller adds.
+ */
+function servingNames(options: DevApiServerOptions, host: string, serviceCidr: string) {
+  const wildcard = host === "0.0.0.0" || host === "::";
+  const ips = [kubernetesServiceIp(serviceCidr), ...(options.servingIps ?? [])];
+  if (!wildcard) ips.push(host);
+  if (options.advertiseAddress) ips.push(options.advertiseAddress);
+  const serviceNames = ["kubernetes", "kubernetes.default", "kubernetes.default.svc"];
+  return {
+    hosts: [
+      "localhost",
+      ...serviceNames,
+      "kubernetes.default.svc.cluster.local",
+      ...(options.servingHosts ?? []),
+    ],
+    ips,
+  };
 }

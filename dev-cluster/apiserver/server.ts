@@ -1,16 +1,26 @@
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { ApiError } from "./api-error.js";
-import type { Authenticator } from "./auth/authenticator.js";
+import { type Authenticator, chainAuthenticators } from "./auth/authenticator.js";
 import { builtinResourceTypes } from "./builtin/builtin-resource-types.js";
 import { CrdLifecycle } from "./controllers/crd-lifecycle.js";
 import { GarbageCollector } from "./controllers/garbage-collector.js";
 import { NamespaceLifecycle } from "./controllers/namespace-lifecycle.js";
 import { ObjectService } from "./objects/object-service.js";
-import { ResourceRegistry } from "./registry/resource-registry.js";
+import type { PodLogSource } from "./pod-logs.js";
+import { ResourceRegistry, storageResource } from "./registry/resource-registry.js";
+import type { ResourceType } from "./resource-type.js";
 import { registerDiscoveryRoutes } from "./rest/discovery-routes.js";
-import { registerResourceRoutes } from "./rest/resource-routes.js";
+import { registerResourceRoutes, type SubresourceBackends } from "./rest/resource-routes.js";
 import { asApiError, sendError } from "./rest/responses.js";
+import { registerOidcDiscoveryRoutes } from "./serviceaccounts/oidc-discovery-routes.js";
+import {
+  type ServiceAccountTokenSettings,
+  ServiceAccountTokens,
+} from "./serviceaccounts/service-account-tokens.js";
+import { DEFAULT_NODE_PORT_RANGE, DEFAULT_SERVICE_CIDR } from "./services/address-ranges.js";
+import { ensureKubernetesService } from "./services/kubernetes-service.js";
+import { ServiceAllocator, withServiceAllocation } from "./services/service-allocator.js";
 import { ObjectStore } from "./storage/object-store.js";
 
 /** kube-apiserver's limit on request bodies. */
@@ -30,6 +40,14 @@ export interface ApiServerOptions {
   now?: () => Date;
   /** How many recent changes watches can resume from (default 10,000). */
   historySize?: number;
+  /** Container logs for pods/log (the node agent keeps them); without it every container reads as not started. */
+  podLogs?: PodLogSource;
+  /** The signing key, issuer and audiences of service-account tokens. */
+  serviceAccountTokens?: ServiceAccountTokenSettings;
+  /** IPv4 range of Service cluster IPs (default 10.96.0.0/12); its first address is the `kubernetes` Service's. */
+  serviceCidr?: string;
+  /** The address the `kubernetes` Service's endpoints hold (default: host, or 127.0.0.1 when host is a wildcard). */
+  advertiseAddress?: string;
 }
 
 export interface RunningApiServer {
@@ -37,20 +55,40 @@ export interface RunningApiServer {
   url: string;
   port: number;
   service: ObjectService;
+  /** Issues and validates service-account tokens (in-process users such as the node agent ask it directly). */
+  serviceAccountTokens: ServiceAccountTokens;
   close(): Promise<void>;
+}
+
+const SERVICES = storageResource({ group: "", plural: "services" });
+
+/** The built-in types, with cluster IP and node port allocation added to Services. */
+function resourceTypes(allocator: ServiceAllocator): ResourceType[] {
+  return builtinResourceTypes().map((type) =>
+    type.group === "" && type.plural === "services" ? withServiceAllocation(type, allocator) : type,
+  );
+}
+
+function advertisedAddress(options: ApiServerOptions): string {
+  if (options.advertiseAddress) return options.advertiseAddress;
+  return options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host;
 }
 
 /**
  * Starts the API server: storage, the resource registry, the in-process controllers (garbage
- * collection, namespace and CRD lifecycle), and the HTTPS endpoints real clients use.
+ * collection, namespace and CRD lifecycle), the HTTPS endpoints real clients use, and the
+ * `default/kubernetes` Service that points at them.
  */
 export async function startApiServer(options: ApiServerOptions): Promise<RunningApiServer> {
+  const cidr = options.serviceCidr ?? DEFAULT_SERVICE_CIDR;
+  const allocator = new ServiceAllocator(() => store.list(SERVICES), cidr, DEFAULT_NODE_PORT_RANGE);
   const store = new ObjectStore({
     path: options.storagePath,
     ...(options.historySize ? { historySize: options.historySize } : {}),
   });
-  const registry = new ResourceRegistry(builtinResourceTypes());
+  const registry = new ResourceRegistry(resourceTypes(allocator));
   const service = new ObjectService({ store, registry, now: options.now ?? (() => new Date()) });
+  const tokens = new ServiceAccountTokens(service, options.serviceAccountTokens);
   const controllers = [
     new CrdLifecycle(service, options.log),
     new GarbageCollector(service, options.log),
@@ -58,7 +96,14 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
   ];
   (controllers[2] as NamespaceLifecycle).ensureInitialNamespaces();
 
-  const app = buildHttpServer(options, service, registry);
+  let url = "";
+  const app = buildHttpServer(options, {
+    service,
+    registry,
+    authenticator: chainAuthenticators([options.authenticator, tokens.authenticator]),
+    backends: { podLogs: options.podLogs, tokens },
+    url: () => url,
+  });
   let closed = false;
   try {
     await app.listen({ host: options.host, port: options.port });
@@ -69,10 +114,17 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
   }
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
+  url = `https://${options.host}:${port}`;
+  try {
+    ensureKubernetesService(service, { ip: advertisedAddress(options), port }, allocator.kubernetesServiceIp);
+  } catch (error) {
+    options.log.error({ err: error }, "cannot create the default/kubernetes Service");
+  }
   return {
-    url: `https://${options.host}:${port}`,
+    url,
     port,
     service,
+    serviceAccountTokens: tokens,
     async close() {
       if (closed) return;
       closed = true;
@@ -85,11 +137,16 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
   };
 }
 
-function buildHttpServer(
-  options: ApiServerOptions,
-  service: ObjectService,
-  registry: ResourceRegistry,
-): FastifyInstance {
+interface HttpServerParts {
+  service: ObjectService;
+  registry: ResourceRegistry;
+  authenticator: Authenticator;
+  backends: SubresourceBackends;
+  /** The server's URL, known once it listens. */
+  url: () => string;
+}
+
+function buildHttpServer(options: ApiServerOptions, parts: HttpServerParts): FastifyInstance {
   const app = Fastify({
     https: { cert: options.tls.certPem, key: options.tls.keyPem },
     bodyLimit: MAX_BODY_BYTES,
@@ -105,7 +162,7 @@ function buildHttpServer(
   app.addHook("onRequest", async (request, reply) => {
     const path = request.url.split("?", 1)[0] ?? "";
     if (PUBLIC_PATHS.has(path)) return;
-    const user = options.authenticator.authenticate(request.headers.authorization);
+    const user = parts.authenticator.authenticate(request.headers.authorization);
     if (!user) {
       await sendError(reply, new ApiError(401, "Unauthorized", "Unauthorized"));
     }
@@ -127,7 +184,8 @@ function buildHttpServer(
   );
   for (const path of ["/healthz", "/livez", "/readyz"])
     app.get(path, (_request, reply) => reply.type("text/plain").send("ok"));
-  registerDiscoveryRoutes(app, registry);
-  registerResourceRoutes(app, service);
+  registerDiscoveryRoutes(app, parts.registry);
+  registerResourceRoutes(app, parts.service, parts.backends);
+  registerOidcDiscoveryRoutes(app, parts.backends.tokens, parts.url);
   return app;
 }

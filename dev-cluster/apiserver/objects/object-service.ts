@@ -86,6 +86,19 @@ export class ObjectService {
     return { items, revision };
   }
 
+  /** One page of a list without selectors: only the page's objects are read. */
+  listPage(
+    type: ResourceType,
+    namespace: string | undefined,
+    after: string | undefined,
+    limit: number,
+  ): { items: JsonObject[]; remaining: number; revision: number } {
+    const revision = this.#deps.store.revision();
+    const scope = type.namespaced ? namespace : undefined;
+    const page = this.#deps.store.listPage(storageResource(type), scope, after, limit);
+    return { items: page.items.map((o) => this.#present(type, o)), remaining: page.remaining, revision };
+  }
+
   create(type: ResourceType, namespace: string, body: unknown, options: WriteOptions): WriteOutcome {
     const { object, warnings } = decodeObject(type, body, options.fieldValidation ?? "Warn");
     const metadata = meta(object);

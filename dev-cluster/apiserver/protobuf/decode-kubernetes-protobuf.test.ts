@@ -76,13 +76,44 @@ describe("decodeKubernetesProtobuf on the bodies kubectl 1.32 sent", () => {
     });
   }
 
-  test("a kind it does not cover (kubectl create token) is a 415 that says to send JSON", () => {
-    const token = fixtures.find((fixture) => fixture.name === "token");
-    assert.ok(token);
+  // kubectl create token has no client-side -o json, so these expectations are written out.
+  const tokenRequests: [string, JsonObject][] = [
+    ["token", { metadata: { creationTimestamp: null }, spec: {}, status: { expirationTimestamp: null } }],
+    [
+      "token-bound",
+      {
+        metadata: { creationTimestamp: null },
+        spec: {
+          audiences: ["https://a.example", "b"],
+          boundObjectRef: {
+            kind: "Pod",
+            apiVersion: "v1",
+            name: "web-0",
+            uid: "0d4691ed-659b-4935-a832-355f77ee47cc",
+          },
+          expirationSeconds: 1200,
+        },
+        status: { expirationTimestamp: null },
+      },
+    ],
+  ];
+  for (const [name, expected] of tokenRequests) {
+    test(`${name}: the TokenRequest of kubectl create token`, () => {
+      const fixture = fixtures.find((candidate) => candidate.name === name);
+      assert.ok(fixture, `fixture ${name}`);
+      assert.deepEqual(decodeKubernetesProtobuf(fixture.body), {
+        kind: "TokenRequest",
+        apiVersion: "authentication.k8s.io/v1",
+        ...expected,
+      });
+    });
+  }
+
+  test("a kind it does not cover is a 415 that says to send JSON", () => {
     assertApiError(
-      () => decodeKubernetesProtobuf(token.body),
+      () => decodeKubernetesProtobuf(kubernetesBody("v1", "Pod", new Uint8Array())),
       415,
-      "the server cannot decode authentication.k8s.io/v1, Kind=TokenRequest sent as protobuf; " +
+      "the server cannot decode v1, Kind=Pod sent as protobuf; " +
         "send it as JSON (for example kubectl create -f FILE or kubectl apply)",
     );
   });

@@ -1,3 +1,4 @@
+import { authenticationMessages } from "./authentication-messages.js";
 import { containerMessages } from "./container-messages.js";
 import { coreMessages } from "./core-messages.js";
 import { compileMessageSchemas, type MessageSchema } from "./message-schema.js";
@@ -14,9 +15,10 @@ export const kubernetesMessages: ReadonlyMap<string, MessageSchema> = compileMes
   containerMessages,
   volumeMessages,
   workloadMessages,
+  authenticationMessages,
 ]);
 
-/** The kinds kubectl's typed `create` subcommands send as protobuf, by apiVersion, then kind. */
+/** The kinds kubectl's typed `create` subcommands (and `create token`) send as protobuf, by apiVersion, then kind. */
 const KINDS: Readonly<Record<string, readonly string[]>> = {
   v1: ["Namespace", "ConfigMap", "Secret", "ServiceAccount", "Service", "ResourceQuota"],
   "apps/v1": ["Deployment"],
@@ -24,6 +26,7 @@ const KINDS: Readonly<Record<string, readonly string[]>> = {
   "policy/v1": ["PodDisruptionBudget"],
   "scheduling.k8s.io/v1": ["PriorityClass"],
   "rbac.authorization.k8s.io/v1": ["Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"],
+  "authentication.k8s.io/v1": ["TokenRequest"],
 };
 
 /** The schema of a kind's top-level message, or undefined for a kind this decoder does not cover. */

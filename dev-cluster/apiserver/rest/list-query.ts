@@ -60,6 +60,27 @@ function positionOf(object: JsonObject): string {
   return `${namespaceOf(object)}/${nameOf(object)}`;
 }
 
+/** Where a page starts (the `continue` token's position) and how long it may be (`limit`, 0 = all). */
+export function pageBounds(query: URLSearchParams): { start: string | undefined; limit: number } {
+  const continueText = query.get("continue");
+  const start = continueText ? decodeContinue(continueText).start : undefined;
+  const limitText = query.get("limit");
+  const limit = limitText ? Number(limitText) : 0;
+  if (!Number.isInteger(limit) || limit < 0) {
+    throw badRequest(`limit must be a non-negative integer, not ${limitText}`);
+  }
+  return { start, limit };
+}
+
+/** The `continue` token after a page whose last object is `last`, when more objects follow. */
+export function continueAfter(
+  last: JsonObject | undefined,
+  remaining: number,
+  revision: number,
+): string | undefined {
+  return last && remaining > 0 ? encodeContinue({ rv: revision, start: positionOf(last) }) : undefined;
+}
+
 /**
  * One page of a sorted list: the items after the `continue` token, at most `limit` of them, and
  * the token for the next page.
@@ -68,26 +89,13 @@ export function paginate(
   items: JsonObject[],
   query: URLSearchParams,
   revision: number,
-): {
-  page: JsonObject[];
-  continueToken?: string;
-  remaining?: number;
-} {
-  const continueText = query.get("continue");
-  const start = continueText ? decodeContinue(continueText).start : undefined;
+): { page: JsonObject[]; continueToken?: string; remaining?: number } {
+  const { start, limit } = pageBounds(query);
   const after = start === undefined ? items : items.filter((o) => positionOf(o) > start);
-  const limitText = query.get("limit");
-  const limit = limitText ? Number(limitText) : 0;
-  if (!Number.isInteger(limit) || limit < 0)
-    throw badRequest(`limit must be a non-negative integer, not ${limitText}`);
   if (limit === 0 || after.length <= limit) return { page: after };
   const page = after.slice(0, limit);
-  const last = page[page.length - 1] as JsonObject;
-  return {
-    page,
-    continueToken: encodeContinue({ rv: revision, start: positionOf(last) }),
-    remaining: after.length - limit,
-  };
+  const remaining = after.length - limit;
+  return { page, continueToken: continueAfter(page[page.length - 1], remaining, revision), remaining };
 }
 
 /** Whether a client asked for a meta.k8s.io Table (kubectl get). */

@@ -1,4 +1,4 @@
-import { ApiError, badRequest, conflict } from "../api-error.js";
+import { badRequest, conflict } from "../api-error.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
 import { meta, stringField, timestamp } from "../objects/object-meta.js";
 import type { ObjectService } from "../objects/object-service.js";
@@ -38,24 +38,4 @@ export function bindPod(service: ObjectService, target: RequestTarget, body: Jso
   const key = service.key(target.type, target.namespace, name);
   service.store.commit([{ type: "put", key, object: bound }]);
   return { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", code: 201 };
-}
-
-/**
- * GET pods/<name>/log. The node agent that runs containers keeps their logs; until one runs a
- * pod's container, answer as a kubelet does for a container that has not started.
- */
-export function podLogUnavailable(
-  service: ObjectService,
-  target: RequestTarget,
-  container: string | null,
-): ApiError {
-  const pod = service.get(target.type, target.namespace, target.name ?? "");
-  const spec = isJsonObject(pod.spec) ? pod.spec : {};
-  const containers = Array.isArray(spec.containers) ? spec.containers.filter(isJsonObject) : [];
-  const name = container ?? stringField(containers[0], "name") ?? "";
-  return new ApiError(
-    400,
-    "BadRequest",
-    `container "${name}" in pod "${target.name}" is waiting to start: ContainerCreating`,
-  );
 }

@@ -2,7 +2,14 @@ import type { JsonObject } from "../json.js";
 import type { ObjectService } from "../objects/object-service.js";
 import { groupVersion } from "../registry/resource-registry.js";
 import { buildTable } from "../table/table.js";
-import { includeObjectPolicy, objectFilter, paginate, wantsTable } from "./list-query.js";
+import {
+  continueAfter,
+  includeObjectPolicy,
+  objectFilter,
+  pageBounds,
+  paginate,
+  wantsTable,
+} from "./list-query.js";
 import type { RequestTarget } from "./request-target.js";
 
 export interface ReadRequest {
@@ -45,9 +52,29 @@ export function getObject(service: ObjectService, request: ReadRequest): JsonObj
 /** GET of a collection: selectors, paging, and a Table when kubectl asks for one. */
 export function listObjects(service: ObjectService, request: ReadRequest): JsonObject {
   const { type, namespace, namespaced } = request.target;
-  const { items, revision } = service.list(type, namespaced ? namespace : undefined);
-  const filter = objectFilter(type, request.query);
-  const { page, continueToken, remaining } = paginate(items.filter(filter), request.query, revision);
+  const scope = namespaced ? namespace : undefined;
+  const { query } = request;
+  const selective = Boolean(query.get("labelSelector") || query.get("fieldSelector"));
+  const { start, limit } = pageBounds(query);
+  let page: JsonObject[];
+  let continueToken: string | undefined;
+  let remaining: number | undefined;
+  let revision: number;
+  if (!selective && limit > 0) {
+    // Pages of an unfiltered list read only their own objects (informers and kubectl page by 500).
+    const result = service.listPage(type, scope, start, limit);
+    ({ items: page, revision } = result);
+    continueToken = continueAfter(page[page.length - 1], result.remaining, revision);
+    if (continueToken) remaining = result.remaining;
+  } else {
+    const listed = service.list(type, scope);
+    revision = listed.revision;
+    ({ page, continueToken, remaining } = paginate(
+      listed.items.filter(objectFilter(type, query)),
+      query,
+      revision,
+    ));
+  }
   if (wantsTable(request.accept)) return tableOf(service, request, page, String(revision), continueToken);
   const metadata: JsonObject = { resourceVersion: String(revision) };
   if (continueToken) metadata.continue = continueToken;

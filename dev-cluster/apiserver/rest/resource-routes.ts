@@ -1,9 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, methodNotAllowed } from "../api-error.js";
-import type { JsonObject } from "../json.js";
+import type { JsonObject, JsonValue } from "../json.js";
 import type { ObjectService } from "../objects/object-service.js";
+import type { PodLogSource } from "../pod-logs.js";
+import { decodeKubernetesProtobuf } from "../protobuf/decode-kubernetes-protobuf.js";
+import type { ServiceAccountTokens } from "../serviceaccounts/service-account-tokens.js";
 import { EventDecoder } from "./event-decoder.js";
-import { bindPod, podLogUnavailable } from "./pod-subresources.js";
+import { streamPodLog } from "./pod-log-stream.js";
+import { bindPod } from "./pod-subresources.js";
 import { getObject, listObjects } from "./read-handlers.js";
 import { type RequestTarget, resolveTarget } from "./request-target.js";
 import { addWarnings, sendJson } from "./responses.js";
@@ -40,6 +44,21 @@ function targetOf(service: ObjectService, segments: string[]): RequestTarget | u
   return undefined;
 }
 
+/** What the subresources that are not plain objects read from or write to. */
+export interface SubresourceBackends {
+  /** pods/log reads from it; without one, every container is answered as not started yet. */
+  podLogs: PodLogSource | undefined;
+  /** serviceaccounts/token issues tokens with it. */
+  tokens: ServiceAccountTokens;
+}
+
+/** `kubectl create token` sends its TokenRequest as protobuf; other clients send JSON. */
+function tokenRequestBody(write: WriteRequest): JsonValue {
+  const mediaType = (write.contentType ?? "").split(";")[0]?.trim();
+  if (mediaType === "application/vnd.kubernetes.protobuf") return decodeKubernetesProtobuf(write.rawBody);
+  return parseJsonBody(write.body);
+}
+
 function bodyBytes(request: FastifyRequest): Buffer {
   const body = request.body;
   if (body === undefined || body === null) return Buffer.alloc(0);
@@ -48,9 +67,13 @@ function bodyBytes(request: FastifyRequest): Buffer {
 
 /**
  * Serves every resource path: get, list, watch, create, update, patch, delete and
- * deletecollection, and the status, scale, binding and log subresources.
+ * deletecollection, and the status, scale, binding, log and token subresources.
  */
-export function registerResourceRoutes(app: FastifyInstance, service: ObjectService): void {
+export function registerResourceRoutes(
+  app: FastifyInstance,
+  service: ObjectService,
+  backends: SubresourceBackends,
+): void {
   const decoder = new EventDecoder();
   const handle = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const { segments, query } = splitPath(request.url);
@@ -68,7 +91,7 @@ export function registerResourceRoutes(app: FastifyInstance, service: ObjectServ
     const { name, subresource } = target;
     switch (request.method) {
       case "GET": {
-        if (subresource === "log") throw podLogUnavailable(service, target, query.get("container"));
+        if (subresource === "log") return streamPodLog(service, backends.podLogs, target, query, reply);
         if (subresource === "scale") return sendJson(reply, 200, getScale(service, target));
         if (name !== undefined) return sendJson(reply, 200, getObject(service, { target, query, accept }));
         if (query.get("watch") === "true" || query.get("watch") === "1") {
@@ -82,6 +105,10 @@ export function registerResourceRoutes(app: FastifyInstance, service: ObjectServ
       case "POST": {
         if (subresource === "binding") {
           return sendJson(reply, 201, bindPod(service, target, parseJsonBody(write.body)));
+        }
+        if (subresource === "token") {
+          const body = tokenRequestBody(write);
+          return sendJson(reply, 201, backends.tokens.createToken(target.namespace, name ?? "", body));
         }
         if (name !== undefined)
           throw methodNotAllowed(`the server does not allow this method on the requested resource`);

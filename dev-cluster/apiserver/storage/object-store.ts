@@ -77,6 +77,31 @@ export class ObjectStore {
     return keys.map((k) => JSON.parse((bucket.get(k) as Entry).data) as JsonObject);
   }
 
+  /**
+   * One page of a resource's objects in key order (`<namespace>/<name>`): at most `limit`
+   * objects after the key `after`, parsing only those. `remaining` counts what follows.
+   */
+  listPage(
+    resource: string,
+    namespace: string | undefined,
+    after: string | undefined,
+    limit: number,
+  ): {
+    items: JsonObject[];
+    remaining: number;
+  } {
+    const bucket = this.#resources.get(resource);
+    if (!bucket) return { items: [], remaining: 0 };
+    const keys = [...bucket.keys()]
+      .filter(
+        (k) =>
+          (namespace === undefined || k.startsWith(`${namespace}/`)) && (after === undefined || k > after),
+      )
+      .sort();
+    const items = keys.slice(0, limit).map((k) => JSON.parse((bucket.get(k) as Entry).data) as JsonObject);
+    return { items, remaining: Math.max(0, keys.length - limit) };
+  }
+
   /** Serialised objects of a resource, for callers that only count or scan. */
   count(resource: string, namespace?: string): number {
     const bucket = this.#resources.get(resource);

@@ -30,12 +30,13 @@ while IFS='|' read -r name command; do
   [ -n "$name" ] || continue
   main="${command%% -- *}"; rest=""
   [[ "$command" == *" -- "* ]] && rest="-- ${command#* -- }"
-  # `create token` has no --dry-run; the recorder answers it all the same.
-  server_flag="--dry-run=server"; [ "$name" = token ] && server_flag=""
+  # `create token` has no --dry-run (and no client-side -o json); the recorder answers it all the same.
+  is_token=false; [[ "$name" == token* ]] && is_token=true
+  server_flag="--dry-run=server"; $is_token && server_flag=""
   eval "set -- $main $server_flag $rest"
   "$kubectl" "$@" > /dev/null
   cp "$(ls -t "$work"/bodies/*.bin | head -1)" "$here/../$name.pb"
-  if [ "$name" != token ]; then
+  if ! $is_token; then
     eval "set -- $main --dry-run=client -o json $rest"
     "$kubectl" "$@" > "$here/../$name.json"
   fi
