@@ -2,7 +2,8 @@ import type { StatusCause } from "../api-error.js";
 import { type JsonObject, jsonEqual } from "../json.js";
 import { immutableField, invalidField, notSupportedField } from "./field-errors.js";
 import { numberAt, objectAt, stringAt, stringMapAt, valueAt } from "./json-read.js";
-import { isEmptySelector, selectorMatches } from "./label-selector.js";
+import { labelSelectorFromObject } from "../selectors/label-selector.js";
+import { isEmptySelector } from "./label-selector.js";
 import { validatePodSpec } from "./pod-validation.js";
 
 /**
@@ -18,7 +19,7 @@ function validateWorkload(object: JsonObject, old: JsonObject | undefined, kindW
   if (selector !== undefined && selector !== null) {
     if (isEmptySelector(selector)) {
       causes.push(invalidField("spec.selector", selector, `empty selector is invalid for ${kindWord}`));
-    } else if (template && !selectorMatches(selector, stringMapAt(template, "metadata", "labels"))) {
+    } else if (template && !selectsTemplate(selector, stringMapAt(template, "metadata", "labels"))) {
       const labels = valueAt(template, "metadata", "labels") ?? null;
       causes.push(
         invalidField("spec.template.metadata.labels", labels, "`selector` does not match template `labels`"),
@@ -53,4 +54,13 @@ export function validateReplicaSet(replicaSet: JsonObject, old: JsonObject | und
 
 export function validateDaemonSet(daemonSet: JsonObject, old: JsonObject | undefined): StatusCause[] {
   return validateWorkload(daemonSet, old, "daemonset");
+}
+
+/** Whether the selector selects the template's labels; a malformed selector is reported by the schema check instead. */
+function selectsTemplate(selector: unknown, labels: Record<string, string>): boolean {
+  try {
+    return labelSelectorFromObject(selector)(labels);
+  } catch {
+    return true;
+  }
 }

@@ -62,26 +62,3 @@ export function formatLabels(labels: Record<string, string>): string {
     .join(",");
   return text === "" ? "<none>" : text;
 }
-
-function requirementMatches({ key, operator, values }: Requirement, labels: Record<string, string>): boolean {
-  const has = Object.hasOwn(labels, key);
-  const value = labels[key];
-  switch (operator) {
-    case "=":
-    case "In":
-      return has && value !== undefined && values.includes(value);
-    case "NotIn":
-      return !has || value === undefined || !values.includes(value);
-    case "Exists":
-      return has;
-    case "DoesNotExist":
-      return !has;
-    default:
-      return false;
-  }
-}
-
-/** Whether a LabelSelector selects an object with these labels (an empty selector selects all). */
-export function selectorMatches(selector: JsonValue | undefined, labels: Record<string, string>): boolean {
-  return requirementsOf(selector).every((requirement) => requirementMatches(requirement, labels));
-}

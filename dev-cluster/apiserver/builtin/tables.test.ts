@@ -5,7 +5,7 @@ import { deploymentTable } from "./apps-tables.js";
 import { roleBindingTable } from "./cluster-tables.js";
 import { configMapTable, endpointsTable, namespaceTable, nodeTable, serviceTable } from "./core-tables.js";
 import { coreEventTable, eventsV1Table } from "./event-table.js";
-import { formatLabelSelector, selectorMatches } from "./label-selector.js";
+import { formatLabelSelector } from "./label-selector.js";
 import { createdAtTable } from "./table-format.js";
 
 const now = new Date("2024-05-01T12:00:00Z");
@@ -217,11 +217,5 @@ describe("label selectors", () => {
   test("format as metav1.FormatLabelSelector", () => {
     assert.equal(formatLabelSelector(selector), "app=web,!canary,tier in (a,b)");
     assert.equal(formatLabelSelector({}), "<none>");
-  });
-
-  test("match labels", () => {
-    assert.equal(selectorMatches(selector, { app: "web", tier: "a" }), true);
-    assert.equal(selectorMatches(selector, { app: "web", tier: "c" }), false);
-    assert.equal(selectorMatches(selector, { app: "web", tier: "a", canary: "1" }), false);
   });
 });
