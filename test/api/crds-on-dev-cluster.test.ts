@@ -24,16 +24,34 @@ describe("the kubevirt.io/v1 CRDs on the dev-cluster API server", () => {
       const applied = await cluster.kubectl(["apply", "--server-side", "-f", file]);
       assert.equal(applied.code, 0, `${file}: ${applied.stderr}`);
     }
-    const waited = await cluster.kubectl(["wait", "--for=condition=established", "crd", "--all", "--timeout=30s"]);
+    const waited = await cluster.kubectl([
+      "wait",
+      "--for=condition=established",
+      "crd",
+      "--all",
+      "--timeout=30s",
+    ]);
     assert.equal(waited.code, 0, waited.stderr);
     const resources = await cluster.kubectl(["api-resources", "--api-group=kubevirt.io"]);
-    for (const [plural, short] of [["virtualmachines", "vm"], ["virtualmachineinstances", "vmi"], ["virtualmachineinstancereplicasets", "vmirs"], ["virtualmachineinstancemigrations", "vmim"], ["kubevirts", "kv"]]) {
+    for (const [plural, short] of [
+      ["virtualmachines", "vm"],
+      ["virtualmachineinstances", "vmi"],
+      ["virtualmachineinstancereplicasets", "vmirs"],
+      ["virtualmachineinstancemigrations", "vmim"],
+      ["kubevirts", "kv"],
+    ]) {
       assert.match(resources.stdout, new RegExp(`^${plural}\\s+${short}\\b`, "m"));
     }
   });
 
   test("manifests in the shape of KubeVirt's own examples apply unchanged and print KubeVirt's columns", async () => {
-    for (const name of ["vm-cirros.yaml", "vmi-emptydisk.yaml", "vmirs-cirros.yaml", "vm-fedora-datavolume.yaml", "vmim.yaml"]) {
+    for (const name of [
+      "vm-cirros.yaml",
+      "vmi-emptydisk.yaml",
+      "vmirs-cirros.yaml",
+      "vm-fedora-datavolume.yaml",
+      "vmim.yaml",
+    ]) {
       const applied = await cluster.kubectl(["apply", "-f", example(name)]);
       assert.equal(applied.code, 0, `${name}: ${applied.stderr}`);
     }
@@ -68,13 +86,33 @@ spec:
   });
 
   test("the VMI has no status subresource: its status is written with the object", async () => {
-    const patched = await cluster.kubectl(["patch", "vmi", "vmi-emptydisk", "--type=merge", "-p", '{"status":{"phase":"Scheduling"}}']);
+    const patched = await cluster.kubectl([
+      "patch",
+      "vmi",
+      "vmi-emptydisk",
+      "--type=merge",
+      "-p",
+      '{"status":{"phase":"Scheduling"}}',
+    ]);
     assert.equal(patched.code, 0, patched.stderr);
     const phase = await cluster.kubectl(["get", "vmi", "vmi-emptydisk", "-o", "jsonpath={.status.phase}"]);
     assert.equal(phase.stdout, "Scheduling");
-    const vmStatus = await cluster.kubectl(["patch", "vm", "vm-cirros", "--type=merge", "-p", '{"status":{"printableStatus":"Running"}}']);
+    const vmStatus = await cluster.kubectl([
+      "patch",
+      "vm",
+      "vm-cirros",
+      "--type=merge",
+      "-p",
+      '{"status":{"printableStatus":"Running"}}',
+    ]);
     assert.equal(vmStatus.code, 0);
-    const printable = await cluster.kubectl(["get", "vm", "vm-cirros", "-o", "jsonpath={.status.printableStatus}"]);
+    const printable = await cluster.kubectl([
+      "get",
+      "vm",
+      "vm-cirros",
+      "-o",
+      "jsonpath={.status.printableStatus}",
+    ]);
     assert.equal(printable.stdout, "", "the VM's status goes through its status subresource only");
   });
 });

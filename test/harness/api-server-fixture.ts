@@ -4,7 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
 import { pino } from "pino";
-import { type DevApiServer, startDevApiServer } from "../../dev-cluster/apiserver/dev-api-server.js";
+import {
+  type DevApiServer,
+  type DevApiServerOptions,
+  startDevApiServer,
+} from "../../dev-cluster/apiserver/dev-api-server.js";
 
 export interface CommandResult {
   code: number;
@@ -22,13 +26,19 @@ export interface TestApiServer {
   kubeConfig(): KubeConfig;
   /** Stops the server, keeping the data directory (for restart tests). */
   stop(): Promise<void>;
-  /** Starts the server again on the same data directory and port. */
-  restart(options?: { historySize?: number }): Promise<void>;
+  /** Starts the server again on the same data directory and port (options replace those given at start). */
+  restart(options?: RestartOptions): Promise<void>;
   /** Stops the server and removes the data directory. */
   close(): Promise<void>;
 }
 
-export interface TestApiServerOptions {
+export type RestartOptions = Pick<
+  DevApiServerOptions,
+  "historySize" | "podLogs" | "servingIps" | "servingHosts" | "advertiseAddress"
+>;
+
+export interface TestApiServerOptions
+  extends Pick<DevApiServerOptions, "podLogs" | "servingIps" | "servingHosts" | "advertiseAddress"> {
   /** Keep objects in memory only. Default true; persistence tests pass false. */
   inMemory?: boolean;
 }
@@ -39,8 +49,15 @@ const quietLog = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
 export async function startTestApiServer(options: TestApiServerOptions = {}): Promise<TestApiServer> {
   const dataDir = await mkdtemp(join(tmpdir(), "kubevirt-ts-apiserver-"));
   const kubeconfigPath = join(dataDir, "kubeconfig");
-  const inMemory = options.inMemory ?? true;
-  let server = await startDevApiServer({ dataDir, port: 0, kubeconfigPath, inMemory, log: quietLog });
+  const { inMemory = true, ...extra } = options;
+  let server = await startDevApiServer({
+    dataDir,
+    port: 0,
+    kubeconfigPath,
+    inMemory,
+    log: quietLog,
+    ...extra,
+  });
   const port = server.port;
   const fixture: TestApiServer = {
     get server() {
@@ -64,6 +81,7 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
         kubeconfigPath,
         inMemory,
         log: quietLog,
+        ...extra,
         ...restartOptions,
       });
     },

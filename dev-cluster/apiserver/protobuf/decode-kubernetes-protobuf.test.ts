@@ -78,7 +78,10 @@ describe("decodeKubernetesProtobuf on the bodies kubectl 1.32 sent", () => {
 
   // kubectl create token has no client-side -o json, so these expectations are written out.
   const tokenRequests: [string, JsonObject][] = [
-    ["token", { metadata: { creationTimestamp: null }, spec: {}, status: { expirationTimestamp: null } }],
+    [
+      "token",
+      { metadata: { creationTimestamp: null }, spec: {}, status: { token: "", expirationTimestamp: null } },
+    ],
     [
       "token-bound",
       {
@@ -93,7 +96,7 @@ describe("decodeKubernetesProtobuf on the bodies kubectl 1.32 sent", () => {
           },
           expirationSeconds: 1200,
         },
-        status: { expirationTimestamp: null },
+        status: { token: "", expirationTimestamp: null },
       },
     ],
   ];

@@ -12,11 +12,11 @@ export interface PodLogOptions {
   limitBytes?: number;
 }
 
-/** Query booleans convert as in apimachinery: absent is false, so are "0", "f" and "false"; anything else is true. */
+/** Query booleans convert as in apimachinery: absent is false, so are "0" and "false" (any case); anything else, "" too, is true. */
 function flag(query: URLSearchParams, name: string): boolean {
   const value = query.get(name);
   if (value === null) return false;
-  return !(value === "0" || /^(f|false)$/i.test(value));
+  return !(value === "0" || value.toLowerCase() === "false");
 }
 
 function integer(query: URLSearchParams, name: string): number | undefined {

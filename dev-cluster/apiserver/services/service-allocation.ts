@@ -19,7 +19,7 @@ import {
   setPort,
   specOf,
 } from "./service-fields.js";
-import { carryOverAllocatedValues, dropReleasedValues } from "./update-carry-over.js";
+import { carryOverAllocatedValues, dropReleasedValues, normalizeClusterIps } from "./update-carry-over.js";
 
 export interface AllocationPools {
   serviceRange: Ipv4Range;
@@ -192,6 +192,7 @@ export function allocateServiceFields(
   if (state.old) {
     const oldSpec = specOf(state.old);
     carryOverAllocatedValues(spec, oldSpec);
+    normalizeClusterIps(spec, oldSpec);
     dropReleasedValues(spec, oldSpec);
   }
   assignClusterIp(service, spec, pools, state);

@@ -1,11 +1,6 @@
 import { isJsonObject, type JsonObject } from "../json.js";
 import type { ResourceType } from "../resource-type.js";
-import {
-  ipv4ToNumber,
-  numberToIpv4,
-  type PortRange,
-  parseIpv4Cidr,
-} from "./address-ranges.js";
+import { ipv4ToNumber, numberToIpv4, type PortRange, parseIpv4Cidr } from "./address-ranges.js";
 import { type AllocationPools, allocateServiceFields } from "./service-allocation.js";
 import { clusterIpsOf, nodePortsOf, specOf } from "./service-fields.js";
 

@@ -1,4 +1,4 @@
-import type { JsonObject } from "../json.js";
+import type { JsonObject, JsonValue } from "../json.js";
 import {
   clusterIpsOf,
   needsClusterIp,
@@ -46,6 +46,23 @@ export function carryOverAllocatedValues(spec: JsonObject, oldSpec: JsonObject):
       spec.healthCheckNodePort = oldSpec.healthCheckNodePort ?? 0;
     }
   }
+}
+
+/**
+ * kube's normalizeClusterIPs on update: a client that changed only the singular clusterIP (an
+ * old client, or a strategic merge patch) gets clusterIPs to match, so that validation judges
+ * the change itself rather than a mismatch between the two fields.
+ */
+export function normalizeClusterIps(spec: JsonObject, oldSpec: JsonObject): void {
+  const ip = typeof spec.clusterIP === "string" ? spec.clusterIP : "";
+  const oldIp = typeof oldSpec.clusterIP === "string" ? oldSpec.clusterIP : "";
+  if (ip === oldIp || !sameList(stringList(spec.clusterIPs), stringList(oldSpec.clusterIPs))) return;
+  if (ip === "") delete spec.clusterIPs;
+  else spec.clusterIPs = [ip];
+}
+
+function stringList(value: JsonValue | undefined): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
 }
 
 /**
