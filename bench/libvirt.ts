@@ -4,15 +4,33 @@
  * - one `Domain.state()` (virDomainGetState) through the binding, in microseconds;
  * - the same query through `virsh domstate` (a process per call), and the ratio of the two;
  * - one define + start + destroy + undefine cycle (four worker-thread calls) with its four lifecycle events.
+ * Then, when libvirtd runs, the test guest (test/guest) on qemu:///system (TCG):
+ * - define + start latency (virDomainDefineXML + virDomainCreate, the XML from our domain model);
+ * - start to banner: from the start call to the guest's banner on the console (its boot under TCG).
  */
 import { spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { domainToXml } from "../libvirt/domain-xml/index.js";
 import { Connection } from "../libvirt/index.js";
-import { percentile, reportBenchmark } from "./bench-report.js";
+import { ensureTestGuest, type TestGuest } from "../test/guest/ensure-test-guest.js";
+import { TEST_GUEST_BANNER } from "../test/guest/guest-console.js";
+import { ConsoleTranscript } from "../test/libvirt/console-transcript.js";
+import { removeTestDomain } from "../test/libvirt/domain-cleanup.js";
+import { testGuestDomain } from "../test/libvirt/guest-domain.js";
+import { createGuestWorkspace } from "../test/libvirt/guest-workspace.js";
+import { type Metric, percentile, reportBenchmark } from "./bench-report.js";
 
 const STATE_BATCHES = 20;
 const STATE_CALLS_PER_BATCH = 10_000;
 const VIRSH_CALLS = 40;
 const CYCLES = 300;
+const QEMU_URI = "qemu:///system";
+const LIBVIRTD_SOCKET = "/run/libvirt/libvirt-sock";
+const GUEST_RUNS = 10;
+/** The first runs also wait for the banner (about 5 s each under TCG); the others stop right after start. */
+const GUEST_BANNER_RUNS = 5;
+const BANNER_TIMEOUT_MS = 60_000;
 
 /** Microseconds per call for each batch of `calls` calls of `fn`, sorted. */
 function batches(count: number, calls: number, fn: () => void): number[] {
@@ -62,7 +80,88 @@ async function cycleMillis(conn: Connection): Promise<number[]> {
   return times.sort((a, b) => a - b);
 }
 
-async function main(): Promise<void> {
+interface GuestRun {
+  defineMs: number;
+  startMs: number;
+  startToBannerMs?: number;
+}
+
+/** One run: define and start the test guest (on its own overlay), maybe wait for its banner, remove it all. */
+async function guestRun(
+  conn: Connection,
+  guest: TestGuest,
+  index: number,
+  waitForBanner: boolean,
+): Promise<GuestRun> {
+  const name = `bench-guest-${process.pid}-${index}`;
+  const workspace = await createGuestWorkspace(guest);
+  try {
+    const xml = domainToXml(
+      testGuestDomain({ name, guest, rootDisk: workspace.rootDisk, runId: randomUUID() }),
+    );
+    const defineAt = performance.now();
+    const domain = await conn.defineDomain(xml);
+    const startAt = performance.now();
+    try {
+      await domain.start();
+      const run: GuestRun = { defineMs: startAt - defineAt, startMs: performance.now() - startAt };
+      if (waitForBanner) {
+        // Opened once start returns: the banner comes seconds later, so nothing that matters is missed.
+        const serial = domain.openConsole({ force: true });
+        try {
+          await new ConsoleTranscript(serial).waitFor(TEST_GUEST_BANNER, BANNER_TIMEOUT_MS);
+          run.startToBannerMs = performance.now() - startAt;
+        } finally {
+          serial.destroy();
+        }
+      }
+      return run;
+    } finally {
+      domain.free();
+    }
+  } finally {
+    await removeTestDomain(QEMU_URI, name);
+    await workspace.remove();
+  }
+}
+
+async function qemuGuestMetrics(): Promise<Record<string, Metric>> {
+  if (!existsSync(LIBVIRTD_SOCKET)) {
+    process.stdout.write(
+      "\nqemu:///system: libvirtd is not running (npm run setup-host starts it); skipped\n",
+    );
+    return {};
+  }
+  const guest = await ensureTestGuest();
+  const conn = await Connection.open(QEMU_URI);
+  const runs: GuestRun[] = [];
+  try {
+    for (let i = 0; i < GUEST_RUNS; i++) runs.push(await guestRun(conn, guest, i, i < GUEST_BANNER_RUNS));
+  } finally {
+    await conn.close();
+  }
+  const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+  const defineStart = sorted(runs.map((run) => run.defineMs + run.startMs));
+  const banner = sorted(
+    runs.flatMap((run) => (run.startToBannerMs === undefined ? [] : [run.startToBannerMs])),
+  );
+  return {
+    qemu_guest_define_p50_ms: { value: percentile(sorted(runs.map((r) => r.defineMs)), 50), unit: "ms" },
+    qemu_guest_start_p50_ms: { value: percentile(sorted(runs.map((r) => r.startMs)), 50), unit: "ms" },
+    qemu_guest_define_start_p50_ms: {
+      value: percentile(defineStart, 50),
+      unit: `ms (define+start, ${runs.length} runs; target < 400)`,
+    },
+    qemu_guest_define_start_max_ms: { value: percentile(defineStart, 100), unit: "ms" },
+    qemu_guest_start_to_banner_p50_ms: {
+      value: percentile(banner, 50),
+      unit: `ms (start call → banner on the console, ${banner.length} runs, TCG)`,
+    },
+    qemu_guest_start_to_banner_max_ms: { value: percentile(banner, 100), unit: "ms" },
+  };
+}
+
+async function testDriverMetrics(): Promise<Record<string, Metric>> {
   const conn = await Connection.open("test:///default");
   try {
     const domain = conn.lookupDomainByName("test");
@@ -73,17 +172,22 @@ async function main(): Promise<void> {
     const cycles = await cycleMillis(conn);
     const bindingP50 = percentile(binding, 50);
     const virshP50 = percentile(virsh, 50);
-    reportBenchmark("libvirt", {
+    return {
       getstate_binding_p50_us: { value: bindingP50, unit: "µs/call" },
       getstate_binding_p95_us: { value: percentile(binding, 95), unit: "µs/call (batch p95)" },
       getstate_virsh_p50_us: { value: virshP50, unit: "µs/call" },
       getstate_virsh_to_binding_ratio: { value: virshP50 / bindingP50, unit: "×" },
       lifecycle_cycle_p50_ms: { value: percentile(cycles, 50), unit: "ms (define+start+destroy+undefine)" },
       lifecycle_cycle_p95_ms: { value: percentile(cycles, 95), unit: "ms" },
-    });
+    };
   } finally {
     await conn.close();
   }
+}
+
+async function main(): Promise<void> {
+  const metrics = await testDriverMetrics();
+  reportBenchmark("libvirt", { ...metrics, ...(await qemuGuestMetrics()) });
 }
 
 await main();

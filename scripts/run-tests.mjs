@@ -25,9 +25,18 @@ if (files.length === 0) {
   console.error(`no test files matched ${filters.join(", ") || "dist/**/*.test.js"}`);
   process.exit(1);
 }
-const result = spawnSync(
-  process.execPath,
-  ["--enable-source-maps", "--test", "--test-timeout=600000", "--test-concurrency=2", ...files],
-  { cwd: root, stdio: "inherit" },
-);
-process.exit(result.status ?? 1);
+// Files named *.serial.test.js disturb what others share (e.g. they restart libvirtd): they run
+// after the rest, one at a time.
+const parallel = files.filter((file) => !file.endsWith(".serial.test.js"));
+const serial = files.filter((file) => file.endsWith(".serial.test.js"));
+const runner = ["--enable-source-maps", "--test", "--test-timeout=600000"];
+let status = 0;
+if (parallel.length > 0) {
+  const result = spawnSync(process.execPath, [...runner, "--test-concurrency=2", ...parallel], { cwd: root, stdio: "inherit" });
+  status = result.status ?? 1;
+}
+if (serial.length > 0) {
+  const result = spawnSync(process.execPath, [...runner, "--test-concurrency=1", ...serial], { cwd: root, stdio: "inherit" });
+  if (status === 0) status = result.status ?? 1;
+}
+process.exit(status);
