@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import { BlockingPool } from "./blocking-pool.js";
 import { type CallbackErrorHandler, NativeCallback, warnOnCallbackError } from "./callbacks.js";
+import type { ConsoleStream } from "./console.js";
 import { Domain, type DomainOwner } from "./domain.js";
 import { ErrorCode, ErrorDomain, ErrorLevel } from "./error-codes.js";
 import { check, checkPointer, LibvirtError, lastError } from "./errors.js";
@@ -64,6 +65,8 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Domain
   readonly #options: ConnectionOptions;
   readonly #loop: EventLoop;
   readonly #lifecycleListeners = new Set<LifecycleListener>();
+  /** Open consoles: libvirt never tells a stream its connection went away, so we end them. */
+  readonly #consoles = new Set<ConsoleStream>();
   readonly #reconnector: Reconnector | null;
   #pointer: Pointer | null;
   #generation = 0;
@@ -132,10 +135,31 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Domain
     });
   }
 
+  /** Part of DomainOwner: consoles end with a NoConnect error when this connection is lost or closed. */
+  trackConsole(console: ConsoleStream): void {
+    this.#consoles.add(console);
+    console.once("close", () => this.#consoles.delete(console));
+  }
+
+  #endConsoles(why: string): void {
+    for (const console of this.#consoles) {
+      console.destroy(
+        new LibvirtError("virStreamRecv", {
+          code: ErrorCode.NoConnect,
+          domain: ErrorDomain.Rpc,
+          level: ErrorLevel.Error,
+          message: `the console's connection to ${this.requestedUri} ${why}`,
+        }),
+      );
+    }
+    this.#consoles.clear();
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.#reconnector?.stop();
+    this.#endConsoles("was closed");
     const pointer = this.#pointer;
     this.#pointer = null;
     if (pointer !== null) {
@@ -293,6 +317,7 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Domain
     this.#detach(closed, false);
     // Drop our reference off the main thread; the dead connection cannot be used any more anyway.
     this.pool.run("close", closed).catch(() => 0);
+    this.#endConsoles("was lost");
     this.emit("disconnected", reason);
     this.#reconnector?.start();
   }

@@ -41,6 +41,8 @@ export interface DomainOwner {
   readonly pool: BlockingPool;
   readonly onCallbackError: CallbackErrorHandler;
   onLifecycle(listener: LifecycleListener): Subscription;
+  /** Ends the console with an error when the connection is lost (libvirt tells the stream nothing). */
+  trackConsole(console: ConsoleStream): void;
 }
 
 /** Frees the libvirt reference of a Domain that was dropped without `free()`. */
@@ -168,10 +170,12 @@ export class Domain {
   /** The domain's console as a Duplex (needs a driver with console streams, e.g. qemu://). */
   openConsole(options: Omit<ConsoleOptions, "onCallbackError"> = {}): ConsoleStream {
     const handle = this.#handle();
-    return ConsoleStream.open(this.#owner.pointer(), handle, {
+    const console = ConsoleStream.open(this.#owner.pointer(), handle, {
       ...options,
       onCallbackError: this.#owner.onCallbackError,
     });
+    this.#owner.trackConsole(console);
+    return console;
   }
 
   /** Lifecycle events of this domain only. */
