@@ -1,7 +1,7 @@
 // Console streams need QEMU (the test driver has none): these tests run against qemu:///system with a
 // guest made of nothing but SeaBIOS printing to the serial port (no kernel, no disk image).
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Connection } from "./connection.js";
@@ -41,10 +41,11 @@ async function until(condition: () => boolean, timeoutMs: number, what: string):
 describe("console stream on qemu:///system", { skip }, () => {
   let conn: Connection;
   let domain: Domain;
+  const name = uniqueName("lvtest-console");
   const events: LifecycleEvent[] = [];
   before(async () => {
     conn = await Connection.open("qemu:///system");
-    domain = await conn.defineDomain(biosOnlyDomainXml(uniqueName("lvtest-console")));
+    domain = await conn.defineDomain(biosOnlyDomainXml(name));
     domain.onLifecycle((event) => events.push(event));
   });
   after(async () => {
@@ -52,6 +53,8 @@ describe("console stream on qemu:///system", { skip }, () => {
     await domain.undefine();
     domain.free();
     await conn.close();
+    // libvirt keeps each domain's QEMU log after undefine; a test leaves nothing behind.
+    rmSync(`/var/log/libvirt/qemu/${name}.log`, { force: true });
   });
 
   test("starts paused, streams every byte despite a stalled reader, and ends when the guest stops", async () => {
