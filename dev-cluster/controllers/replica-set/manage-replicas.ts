@@ -1,0 +1,95 @@
+import {
+  type EventRecorder,
+  type Expectations,
+  type Frozen,
+  isNotFound,
+  objectKey,
+  type ResourceClient,
+} from "../../../runtime/index.js";
+import { type Pod, type ReplicaSet, replicaSetKind } from "../kinds.js";
+import { inDeletionOrder } from "../pods/deletion-order.js";
+import { podFromTemplate } from "../pods/pod-from-template.js";
+import { slowStartBatch } from "../pods/slow-start.js";
+import type { ReplicaFailure } from "./replica-set-status.js";
+
+/** Creates or deletes at most this many pods per reconcile (kube's burstReplicas). */
+export const burstReplicas = 500;
+
+export interface ManageReplicasRequest {
+  replicaSet: Frozen<ReplicaSet>;
+  key: string;
+  /** The active pods the ReplicaSet owns. */
+  pods: readonly Frozen<Pod>[];
+  podClient: ResourceClient<Pod>;
+  expectations: Expectations;
+  events: EventRecorder;
+}
+
+/**
+ * Brings the number of pods to spec.replicas (manageReplicas): creates the missing ones in slow
+ * start batches, or deletes the surplus, the least useful first. Expectations are raised before
+ * any write, so that the next reconcile waits for the cache to show them. Returns the failure
+ * to report in the ReplicaFailure condition, if any.
+ */
+export async function manageReplicas(request: ManageReplicasRequest): Promise<ReplicaFailure | undefined> {
+  const wanted = request.replicaSet.spec?.replicas ?? 1;
+  const diff = request.pods.length - wanted;
+  if (diff < 0) return createPods(request, Math.min(-diff, burstReplicas));
+  if (diff > 0) return deletePods(request, Math.min(diff, burstReplicas));
+  return undefined;
+}
+
+async function createPods(
+  request: ManageReplicasRequest,
+  count: number,
+): Promise<ReplicaFailure | undefined> {
+  const { replicaSet, key, expectations, events } = request;
+  const template = replicaSet.spec?.template;
+  if (!template) return { reason: "FailedCreate", message: "the ReplicaSet has no pod template" };
+  expectations.expectCreations(key, count);
+  const result = await slowStartBatch(count, async () => {
+    const created = await request.podClient.create(podFromTemplate(template, replicaSet, replicaSetKind));
+    events.normal(replicaSet, "SuccessfulCreate", `Created pod: ${created.metadata?.name ?? ""}`);
+  });
+  const notCreated = result.errors.length + result.skipped;
+  if (notCreated === 0) return undefined;
+  // Creates that failed or were never tried will never be observed: stop waiting for them.
+  expectations.lower(key, notCreated, 0);
+  const message = errorMessage(result.errors[0]);
+  events.warning(replicaSet, "FailedCreate", `Error creating: ${message}`);
+  return { reason: "FailedCreate", message };
+}
+
+async function deletePods(
+  request: ManageReplicasRequest,
+  count: number,
+): Promise<ReplicaFailure | undefined> {
+  const { replicaSet, key, expectations, events } = request;
+  const victims = inDeletionOrder(request.pods).slice(0, count);
+  expectations.expectDeletionsOf(key, victims.map(objectKey));
+  const results = await Promise.allSettled(
+    victims.map(async (pod) => {
+      const name = pod.metadata?.name ?? "";
+      try {
+        await request.podClient.delete(
+          { namespace: pod.metadata?.namespace ?? "", name },
+          { preconditions: { uid: pod.metadata?.uid ?? "" } },
+        );
+        events.normal(replicaSet, "SuccessfulDelete", `Deleted pod: ${name}`);
+      } catch (error) {
+        // Either way this deletion will not be observed as one of ours.
+        expectations.deletionObservedOf(key, objectKey(pod));
+        if (!isNotFound(error)) throw error;
+      }
+    }),
+  );
+  const failed = results.find((result) => result.status === "rejected");
+  if (!failed) return undefined;
+  const message = errorMessage(failed.reason);
+  events.warning(replicaSet, "FailedDelete", `Error deleting: ${message}`);
+  return { reason: "FailedDelete", message };
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
