@@ -112,7 +112,11 @@ export class SharedInformer<T extends KubeObject> {
     if (this.#synced) return Promise.resolve(true);
     if (signal?.aborted || this.#abort?.signal.aborted) return Promise.resolve(false);
     return new Promise((resolve) => {
-      const done = (): void => resolve(this.#synced);
+      const done = (): void => {
+        // A waiter released by the sync must not stay on a long-lived signal (the manager's).
+        signal?.removeEventListener("abort", done);
+        resolve(this.#synced);
+      };
       this.#syncWaiters.push(done);
       signal?.addEventListener("abort", done, { once: true });
     });

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import { hostname } from "node:os";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
@@ -74,6 +75,9 @@ export class Manager {
   readonly done: Promise<ManagerExit>;
 
   constructor(options: ManagerOptions) {
+    // Every controller and informer listens on this one signal for as long as the manager runs:
+    // many listeners are expected here, not a leak.
+    setMaxListeners(0, this.#stopAll.signal);
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
     this.log = options.log.child({ component: options.name });
