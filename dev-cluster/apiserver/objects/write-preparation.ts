@@ -92,7 +92,11 @@ export function isNoOp(updated: JsonObject, old: JsonObject): boolean {
   return jsonEqual(strip(updated), strip(old));
 }
 
-/** An object being deleted whose last finalizer is gone is removed rather than updated. */
+/**
+ * An object being deleted whose last finalizer is gone is removed rather than updated, unless it
+ * is still in its grace period (a pod its node is stopping: the node deletes it with grace 0).
+ */
 export function isReadyToRemove(object: JsonObject): boolean {
-  return isBeingDeleted(object) && finalizersOf(object).length === 0;
+  const grace = meta(object).deletionGracePeriodSeconds;
+  return isBeingDeleted(object) && finalizersOf(object).length === 0 && (typeof grace !== "number" || grace === 0);
 }

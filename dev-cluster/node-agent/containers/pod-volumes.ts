@@ -1,0 +1,165 @@
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Frozen } from "../../../runtime/index.js";
+import type { CachedPod, Volume } from "../kinds.js";
+import type { PodNetworkAttachment } from "../network/pod-network.js";
+import type { ConfigSources } from "./container-config.js";
+import { fieldRefValue } from "./field-ref.js";
+
+/** A volume cannot be set up (kubelet's FailedMount): containers wait in ContainerCreating. */
+export class VolumeError extends Error {
+  override readonly name = "VolumeError";
+}
+
+export interface PreparedVolumes {
+  /** Host path of every volume set up, by volume name. */
+  paths: Map<string, string>;
+  /** Volumes of kinds the agent does not set up (persistentVolumeClaim, csi, ...). */
+  unsupported: string[];
+}
+
+export interface VolumeContext {
+  pod: CachedPod;
+  podDir: string;
+  network: PodNetworkAttachment;
+  /** The agent's service-account directory: what a projected token volume maps to. */
+  serviceAccountDir: string | undefined;
+  sources: ConfigSources;
+}
+
+/**
+ * Lays the pod's volumes out on the host as kubelet does, under
+ * `pods/<uid>/volumes/kubernetes.io~<plugin>/<name>`; hostPath volumes are the host path itself.
+ * ConfigMap, Secret and downward API volumes are written once per pod start (not kept in sync).
+ */
+export async function preparePodVolumes(context: VolumeContext): Promise<PreparedVolumes> {
+  const paths = new Map<string, string>();
+  const unsupported: string[] = [];
+  for (const volume of context.pod.spec?.volumes ?? []) {
+    const path = await prepareVolume(volume, context);
+    if (path === undefined) unsupported.push(volume.name);
+    else paths.set(volume.name, path);
+  }
+  return { paths, unsupported };
+}
+
+async function prepareVolume(volume: Frozen<Volume>, context: VolumeContext): Promise<string | undefined> {
+  const pluginDir = (plugin: string): string =>
+    join(context.podDir, "volumes", `kubernetes.io~${plugin}`, volume.name);
+  if (volume.emptyDir) {
+    const dir = pluginDir("empty-dir");
+    mkdirSync(dir, { recursive: true });
+    return dir;
+  }
+  if (volume.hostPath) return prepareHostPath(volume.hostPath.path, volume.hostPath.type ?? "");
+  if (volume.projected?.sources?.some((source) => source.serviceAccountToken)) {
+    // The admission-injected kube-api-access volume: token, ca.crt and namespace.
+    return context.serviceAccountDir;
+  }
+  const files = await volumeFiles(volume, context);
+  if (!files) return undefined;
+  const plugin = volume.configMap
+    ? "configmap"
+    : volume.secret
+      ? "secret"
+      : volume.downwardAPI
+        ? "downward-api"
+        : "projected";
+  const dir = pluginDir(plugin);
+  rmSync(dir, { recursive: true, force: true });
+  for (const [relative, content] of files) {
+    const path = join(dir, relative);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, content);
+  }
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+function prepareHostPath(path: string, type: string): string {
+  if (type === "DirectoryOrCreate") mkdirSync(path, { recursive: true });
+  else if (type === "FileOrCreate" && !existsSync(path)) {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, "");
+  } else if (type === "Directory" || type === "File") {
+    const kind = type === "Directory" ? "directory" : "file";
+    let matches = false;
+    try {
+      const stat = statSync(path);
+      matches = type === "Directory" ? stat.isDirectory() : stat.isFile();
+    } catch {
+      matches = false;
+    }
+    if (!matches) throw new VolumeError(`hostPath type check failed: ${path} is not a ${kind}`);
+  }
+  return path;
+}
+
+type Items = readonly { readonly key: string; readonly path: string }[] | undefined;
+
+/** The files of a configMap, secret, downwardAPI or projected volume; undefined for other kinds. */
+async function volumeFiles(
+  volume: Frozen<Volume>,
+  context: VolumeContext,
+): Promise<Map<string, Buffer> | undefined> {
+  const namespace = context.pod.metadata?.namespace ?? "";
+  const files = new Map<string, Buffer>();
+  const addConfigMap = async (name: string, items: Items, optional: boolean | undefined): Promise<void> => {
+    const configMap = await context.sources.configMap(namespace, name);
+    if (!configMap && !optional) throw new VolumeError(`configmap "${name}" not found`);
+    const data = Object.entries(configMap?.data ?? {}).map(
+      ([key, value]) => [key, Buffer.from(value)] as const,
+    );
+    addItems(files, data, items);
+  };
+  const addSecret = async (name: string, items: Items, optional: boolean | undefined): Promise<void> => {
+    const secret = await context.sources.secret(namespace, name);
+    if (!secret && !optional) throw new VolumeError(`secret "${name}" not found`);
+    const data = Object.entries(secret?.data ?? {}).map(
+      ([key, value]) => [key, Buffer.from(value, "base64")] as const,
+    );
+    addItems(files, data, items);
+  };
+  const addDownward = (
+    items: readonly { readonly path: string; readonly fieldRef?: { readonly fieldPath: string } }[],
+  ) => {
+    for (const item of items) {
+      if (item.fieldRef)
+        files.set(
+          item.path,
+          Buffer.from(fieldRefValue(item.fieldRef.fieldPath, context.pod, context.network)),
+        );
+    }
+  };
+  if (volume.configMap)
+    await addConfigMap(volume.configMap.name ?? "", volume.configMap.items, volume.configMap.optional);
+  else if (volume.secret)
+    await addSecret(volume.secret.secretName ?? "", volume.secret.items, volume.secret.optional);
+  else if (volume.downwardAPI) addDownward(volume.downwardAPI.items ?? []);
+  else if (volume.projected) {
+    for (const source of volume.projected.sources ?? []) {
+      if (source.configMap)
+        await addConfigMap(source.configMap.name ?? "", source.configMap.items, source.configMap.optional);
+      if (source.secret)
+        await addSecret(source.secret.name ?? "", source.secret.items, source.secret.optional);
+      if (source.downwardAPI) addDownward(source.downwardAPI.items ?? []);
+    }
+  } else return undefined;
+  return files;
+}
+
+function addItems(
+  files: Map<string, Buffer>,
+  data: readonly (readonly [string, Buffer])[],
+  items: Items,
+): void {
+  if (!items || items.length === 0) {
+    for (const [key, value] of data) files.set(key, value);
+    return;
+  }
+  const byKey = new Map(data);
+  for (const item of items) {
+    const value = byKey.get(item.key);
+    if (value !== undefined) files.set(item.path, value);
+  }
+}

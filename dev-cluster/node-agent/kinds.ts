@@ -1,0 +1,63 @@
+/**
+ * The built-in kinds the node agent reads and writes, described for the runtime. The object
+ * types come from kubernetes-models (types only: nothing of it is loaded at run time).
+ */
+import type { IConfigMap } from "kubernetes-models/v1/ConfigMap";
+import type { IContainer } from "kubernetes-models/v1/Container";
+import type { IContainerState } from "kubernetes-models/v1/ContainerState";
+import type { IContainerStatus } from "kubernetes-models/v1/ContainerStatus";
+import type { INode } from "kubernetes-models/v1/Node";
+import type { IPod } from "kubernetes-models/v1/Pod";
+import type { IPodCondition } from "kubernetes-models/v1/PodCondition";
+import type { IPodStatus } from "kubernetes-models/v1/PodStatus";
+import type { IProbe } from "kubernetes-models/v1/Probe";
+import type { ISecret } from "kubernetes-models/v1/Secret";
+import type { IVolume } from "kubernetes-models/v1/Volume";
+import { defineKind, type Frozen } from "../../runtime/index.js";
+
+export type Pod = IPod;
+export type PodStatus = IPodStatus;
+export type PodCondition = IPodCondition;
+export type Container = IContainer;
+export type ContainerStatus = IContainerStatus;
+export type ContainerState = IContainerState;
+export type Probe = IProbe;
+export type Volume = IVolume;
+export type Node = INode;
+export type ConfigMap = IConfigMap;
+export type Secret = ISecret;
+
+/** A pod as the informer cache hands it out. */
+export type CachedPod = Frozen<Pod>;
+
+const core = { group: "", version: "v1" } as const;
+
+export const podKind = defineKind<Pod>({ ...core, kind: "Pod", plural: "pods", namespaced: true });
+export const nodeKind = defineKind<Node>({ ...core, kind: "Node", plural: "nodes", namespaced: false });
+export const configMapKind = defineKind<ConfigMap>({
+  ...core,
+  kind: "ConfigMap",
+  plural: "configmaps",
+  namespaced: true,
+});
+export const secretKind = defineKind<Secret>({
+  ...core,
+  kind: "Secret",
+  plural: "secrets",
+  namespaced: true,
+});
+
+/** Identity of a pod as the agent tracks it: uid first, since names are reused. */
+export interface PodIdentity {
+  uid: string;
+  namespace: string;
+  name: string;
+}
+
+export function podIdentity(pod: CachedPod): PodIdentity {
+  const uid = pod.metadata?.uid;
+  const name = pod.metadata?.name;
+  const namespace = pod.metadata?.namespace;
+  if (!uid || !name || !namespace) throw new Error("a pod without uid, name or namespace cannot be run");
+  return { uid, namespace, name };
+}

@@ -1,0 +1,36 @@
+import type { Logger } from "pino";
+import type { Clock, EventRecorder, ResourceClient } from "../../../runtime/index.js";
+import type { ConfigSources } from "../containers/container-config.js";
+import type { Pod } from "../kinds.js";
+import type { PodNetwork } from "../network/pod-network.js";
+import type { TokenRequester } from "../service-account/token-requester.js";
+import type { RecordStore } from "../state/record-store.js";
+import type { BackOffPolicy } from "./back-off.js";
+
+/** What every pod worker shares: the node's parts, passed in once by the agent. */
+export interface WorkerDeps {
+  store: RecordStore;
+  network: PodNetwork;
+  /** Root of `pods/<ns>_<name>_<uid>/<container>/<n>.log`. */
+  logsRoot: string;
+  imageMapPath: string;
+  /** Where pods reach the API server. */
+  apiEndpoint: { host: string; port: number };
+  caCertPem: string;
+  tokens: TokenRequester;
+  sources: ConfigSources;
+  pods: ResourceClient<Pod>;
+  events: EventRecorder;
+  clock: Clock;
+  log: Logger;
+  restartBackOff: BackOffPolicy;
+  imagePullBackOff: BackOffPolicy;
+  /** How often adopted processes are checked for their end. */
+  adoptedPollMs: number;
+  /** Set on every process the agent starts: how a restarted agent recognises its processes. */
+  agentEnv: Readonly<Record<string, string>>;
+  /** PATH of processes whose image gives none. */
+  defaultPath: string;
+  /** Looks at the pod again (now, or after `delayMs`). */
+  enqueue(key: string, delayMs?: number): void;
+}
