@@ -249,4 +249,34 @@ describe("kubectl with built-in kinds", () => {
     });
     assert.doesNotMatch(described.stdout, /not this one/);
   });
+
+  test("a pod on a node is deleted gracefully: it stays through updates until its node deletes it with grace 0", async () => {
+    const created = await cluster.kubectl(["apply", "-f", "-"], {
+      input:
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: graceful\nspec:\n  nodeName: n1\n  containers:\n    - name: c\n      image: busybox:1.36\n",
+    });
+    assert.equal(created.code, 0, created.stderr);
+    assert.equal((await cluster.kubectl(["delete", "pod", "graceful", "--wait=false"])).code, 0);
+    const grace = await cluster.kubectl([
+      "get",
+      "pod",
+      "graceful",
+      "-o",
+      "jsonpath={.metadata.deletionGracePeriodSeconds}",
+    ]);
+    assert.equal(grace.stdout, "30");
+    assert.equal((await cluster.kubectl(["label", "pod", "graceful", "stopping=yes"])).code, 0);
+    const still = await cluster.kubectl([
+      "get",
+      "pod",
+      "graceful",
+      "-o",
+      "jsonpath={.metadata.labels.stopping}",
+    ]);
+    assert.equal(still.stdout, "yes", "an update during the grace period keeps the pod");
+    const final = await cluster.kubectl(["delete", "pod", "graceful", "--grace-period=0", "--force"]);
+    assert.equal(final.code, 0, final.stderr);
+    const gone = await cluster.kubectl(["get", "pod", "graceful"]);
+    assert.match(gone.stderr, /NotFound/);
+  });
 });
