@@ -1,46 +1,123 @@
 #!/usr/bin/env node
+import { writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import { join, resolve } from "node:path";
+import { KubeConfig } from "@kubernetes/client-node";
 import { Command, InvalidArgumentError } from "commander";
-import { pino } from "pino";
+import { type Logger, pino } from "pino";
+import { DeferredPodLogs } from "./apiserver/deferred-pod-logs.js";
 import { startDevApiServer } from "./apiserver/dev-api-server.js";
+import { startWorkloadControllers } from "./controllers/workload-controllers.js";
+import { nodeBridgeAddress, startNodeAgent } from "./node-agent/node-agent.js";
+import { startNodeLifecycle } from "./nodes/node-lifecycle.js";
+import { startNodes } from "./nodes/start-nodes.js";
+import { startScheduler } from "./scheduler/scheduler.js";
 
-function portNumber(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new InvalidArgumentError("a port is a whole number from 0 to 65535 (0 picks a free one)");
-  }
-  return port;
+function wholeNumber(what: string, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 0 || n > max)
+      throw new InvalidArgumentError(`${what} is a whole number from 0 to ${max}`);
+    return n;
+  };
 }
 
 interface UpOptions {
   dataDir: string;
   port: number;
   kubeconfig: string;
+  nodeName: string;
+  simulatedNodes: number;
+  podCidr: string;
+  imageMap?: string;
 }
 
-async function up(options: UpOptions): Promise<void> {
-  const log = pino({ name: "dev-cluster" });
+/** The images the dev cluster runs without being told: the VM launcher's pause-like container. */
+const DEFAULT_IMAGE_MAP = { images: { "virt-launcher": { command: ["sleep", "infinity"] } } };
+
+interface Stoppable {
+  name: string;
+  stop(): Promise<unknown>;
+}
+
+/**
+ * `dev-cluster up`: the API server, the nodes (the local one and simulated ones), the
+ * scheduler, the workload controllers and the node agent that runs the local node's pods.
+ * Everything but the API server talks to it as a client, as in a real cluster.
+ */
+async function up(options: UpOptions, log: Logger): Promise<Stoppable[]> {
+  const dataDir = resolve(options.dataDir);
+  const kubeconfigPath = resolve(options.kubeconfig);
+  const podLogs = new DeferredPodLogs();
   const server = await startDevApiServer({
-    dataDir: options.dataDir,
+    dataDir,
     port: options.port,
-    kubeconfigPath: options.kubeconfig,
-    log,
+    kubeconfigPath,
+    podLogs,
+    servingIps: [nodeBridgeAddress(options.podCidr)],
+    log: log.child({ component: "apiserver" }),
   });
-  log.info({ url: server.url, kubeconfig: options.kubeconfig }, "dev cluster is up");
-  process.stdout.write(
-    `dev cluster is up at ${server.url}\n  export KUBECONFIG=${options.kubeconfig}\n  kubectl get namespaces\n`,
-  );
-  const shutdown = (signal: string): void => {
-    log.info({ signal }, "shutting down");
-    server.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        log.error({ err: error }, "shutdown failed");
-        process.exit(1);
-      },
+  const started: Stoppable[] = [{ name: "apiserver", stop: () => server.close() }];
+  try {
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromFile(kubeconfigPath);
+    const simulated = options.simulatedNodes > 0 ? { count: options.simulatedNodes } : undefined;
+    const nodes = await startNodes({
+      kubeConfig,
+      log: log.child({ component: "nodes" }),
+      localNode: { name: options.nodeName },
+      ...(simulated ? { simulated } : {}),
+    });
+    started.push({ name: "nodes", stop: () => nodes.stop() });
+    const nodeLifecycle = await startNodeLifecycle({
+      kubeConfig,
+      log: log.child({ component: "node-lifecycle" }),
+    });
+    started.push({ name: "node-lifecycle", stop: () => nodeLifecycle.stop() });
+    const controllers = await startWorkloadControllers({
+      kubeConfig,
+      log: log.child({ component: "controllers" }),
+    });
+    started.push({ name: "controllers", stop: () => controllers.stop() });
+    const scheduler = await startScheduler({ kubeConfig, log: log.child({ component: "scheduler" }) });
+    started.push({ name: "scheduler", stop: () => scheduler.stop() });
+
+    const imageMapPath = options.imageMap ? resolve(options.imageMap) : join(dataDir, "image-map.json");
+    if (!options.imageMap) await writeFile(imageMapPath, `${JSON.stringify(DEFAULT_IMAGE_MAP, null, 2)}\n`);
+    const agent = await startNodeAgent({
+      kubeConfig,
+      nodeName: options.nodeName,
+      dataDir: join(dataDir, "node-agent"),
+      imageMapPath,
+      podNetwork: { bridgeName: "kvts0", cidr: options.podCidr },
+      apiServer: { host: "127.0.0.1", port: server.port, caCertPem: server.caCertPem },
+      simulatedNodes: nodes.nodeNames.filter((name) => name !== options.nodeName),
+      log: log.child({ component: "node-agent" }),
+    });
+    podLogs.bind(agent.logs);
+    // A graceful stop ends the local pods; after a kill -9 the next start adopts them instead.
+    started.push({ name: "node-agent", stop: () => agent.stop({ stopPods: true }) });
+    log.info({ url: server.url, kubeconfig: kubeconfigPath, nodes: nodes.nodeNames }, "dev cluster is up");
+    process.stdout.write(
+      `dev cluster is up at ${server.url} with node ${options.nodeName}` +
+        `${options.simulatedNodes > 0 ? ` and ${options.simulatedNodes} simulated nodes` : ""}\n` +
+        `  export KUBECONFIG=${kubeconfigPath}\n  kubectl get nodes\n`,
     );
-  };
-  process.once("SIGINT", () => shutdown("SIGINT"));
-  process.once("SIGTERM", () => shutdown("SIGTERM"));
+    return started;
+  } catch (error) {
+    await stopAll(started, log);
+    throw error;
+  }
+}
+
+async function stopAll(started: Stoppable[], log: Logger): Promise<void> {
+  for (const part of [...started].reverse()) {
+    try {
+      await part.stop();
+    } catch (error) {
+      log.error({ err: error, component: part.name }, "stopping failed");
+    }
+  }
 }
 
 const program = new Command("dev-cluster").description(
@@ -50,11 +127,30 @@ program
   .command("up")
   .description("start the dev cluster in the foreground (Ctrl+C stops it)")
   .option("--data-dir <dir>", "where the cluster keeps its state", ".local/dev-cluster")
-  .option("--port <n>", "HTTPS port of the API server (0 picks a free port)", portNumber, 6443)
+  .option(
+    "--port <n>",
+    "HTTPS port of the API server (0 picks a free port)",
+    wholeNumber("a port", 65535),
+    6443,
+  )
   .option("--kubeconfig <file>", "kubeconfig to write once the server is ready", ".local/kubeconfig")
+  .option("--node-name <name>", "name of the local node", hostname())
+  .option(
+    "--simulated-nodes <n>",
+    "simulated nodes besides the local one (their pods run no process)",
+    wholeNumber("a node count", 10_000),
+    0,
+  )
+  .option("--pod-cidr <cidr>", "address range of the local node's pods", "10.244.0.0/24")
+  .option(
+    "--image-map <file>",
+    "image map of the node agent (which program runs which image); default: the launcher only",
+  )
   .action(async (options: UpOptions) => {
+    const log = pino({ name: "dev-cluster", level: process.env.LOG_LEVEL ?? "info" });
+    let started: Stoppable[];
     try {
-      await up(options);
+      started = await up(options, log);
     } catch (error) {
       const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
       process.stderr.write(
@@ -62,6 +158,12 @@ program
       );
       process.exit(1);
     }
+    const shutdown = (signal: string): void => {
+      log.info({ signal }, "shutting down");
+      stopAll(started, log).then(() => process.exit(0));
+    };
+    process.once("SIGINT", () => shutdown("SIGINT"));
+    process.once("SIGTERM", () => shutdown("SIGTERM"));
   });
 
 await program.parseAsync(process.argv);

@@ -66,6 +66,11 @@ export interface ResourceType {
   builtin: boolean;
   /** When true, `/status` is a subresource: writes to the main resource keep the old status and vice versa. */
   statusSubresource: boolean;
+  /**
+   * With a status subresource, a create normally drops the status the client sent; a Node's
+   * registration carries its capacity and conditions, so its status is kept.
+   */
+  keepsStatusOnCreate?: boolean;
   scaleSubresource?: ScaleSubresource;
   /** Other subresource names served for this resource (e.g. `binding`, `log`), for discovery. */
   otherSubresources: string[];

@@ -198,6 +198,7 @@ export class Manager {
   /** Runs the selected runnables until `signal` (or the manager) stops; resolves when they all returned. */
   #startRunnables(select: (runnable: Runnable) => boolean, signal: AbortSignal): Promise<void> {
     const combined = AbortSignal.any([signal, this.#stopAll.signal]);
+    setMaxListeners(0, combined);
     const started = this.#runnables.filter(select).map((runnable) =>
       runnable.run(combined).catch((error: unknown) => {
         this.log.error({ err: error, runnable: runnable.name }, "a runnable failed: stopping the manager");

@@ -1,8 +1,8 @@
 import type { StatusCause } from "../api-error.js";
 import { type JsonObject, jsonEqual } from "../json.js";
+import { labelSelectorFromObject } from "../selectors/label-selector.js";
 import { immutableField, invalidField, notSupportedField } from "./field-errors.js";
 import { numberAt, objectAt, stringAt, stringMapAt, valueAt } from "./json-read.js";
-import { labelSelectorFromObject } from "../selectors/label-selector.js";
 import { isEmptySelector } from "./label-selector.js";
 import { validatePodSpec } from "./pod-validation.js";
 

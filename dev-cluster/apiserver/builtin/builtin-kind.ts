@@ -20,6 +20,7 @@ export interface BuiltinKind {
   shortNames?: string[];
   categories?: string[];
   statusSubresource?: boolean;
+  keepsStatusOnCreate?: boolean;
   scaleSubresource?: ScaleSubresource;
   otherSubresources?: string[];
   /** The @kubernetes/client-node model describing the kind's fields (e.g. `V1Pod`). */
@@ -54,6 +55,7 @@ export function resourceTypeOf(spec: BuiltinKind): ResourceType {
     categories: spec.categories ?? [],
     builtin: true,
     statusSubresource: spec.statusSubresource ?? false,
+    ...(spec.keepsStatusOnCreate ? { keepsStatusOnCreate: true } : {}),
     ...(spec.scaleSubresource ? { scaleSubresource: spec.scaleSubresource } : {}),
     otherSubresources: spec.otherSubresources ?? [],
     applyDefaults: spec.applyDefaults ?? (() => {}),

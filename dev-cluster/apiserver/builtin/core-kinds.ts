@@ -75,6 +75,7 @@ export const coreKinds: BuiltinKind[] = [
     namespaced: false,
     shortNames: ["no"],
     statusSubresource: true,
+    keepsStatusOnCreate: true,
     model: "V1Node",
     validator: Node,
     nameRule: "subdomain",

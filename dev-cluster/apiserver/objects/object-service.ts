@@ -115,7 +115,7 @@ export class ObjectService {
         },
       ]);
     }
-    if (type.statusSubresource) delete object.status;
+    if (type.statusSubresource && !type.keepsStatusOnCreate) delete object.status;
     this.#checkNamespaceAcceptsCreates(type, namespace);
     return { object: this.#storeNew(type, object, options), created: true, warnings };
   }
@@ -178,7 +178,7 @@ export class ObjectService {
     });
     if (!old) {
       this.#checkNamespaceAcceptsCreates(type, namespace);
-      if (type.statusSubresource) delete merged.status;
+      if (type.statusSubresource && !type.keepsStatusOnCreate) delete merged.status;
       return { object: this.#storeNew(type, merged, options, true), created: true, warnings };
     }
     return { object: this.#storeUpdate(type, merged, old, options, true), created: false, warnings };

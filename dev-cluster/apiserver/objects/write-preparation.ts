@@ -98,5 +98,7 @@ export function isNoOp(updated: JsonObject, old: JsonObject): boolean {
  */
 export function isReadyToRemove(object: JsonObject): boolean {
   const grace = meta(object).deletionGracePeriodSeconds;
-  return isBeingDeleted(object) && finalizersOf(object).length === 0 && (typeof grace !== "number" || grace === 0);
+  return (
+    isBeingDeleted(object) && finalizersOf(object).length === 0 && (typeof grace !== "number" || grace === 0)
+  );
 }

@@ -16,6 +16,14 @@ export function bindPod(service: ObjectService, target: RequestTarget, body: Jso
   const pod = service.get(target.type, target.namespace, name);
   const spec = isJsonObject(pod.spec) ? pod.spec : {};
   const subject = { group: "", resource: "pods", name };
+  // A scheduler names the pod it placed: a pod recreated under the same name is not that pod.
+  const expectedUid = isJsonObject(body.metadata) ? stringField(body.metadata, "uid") : undefined;
+  if (expectedUid && expectedUid !== stringField(meta(pod), "uid")) {
+    throw conflict(
+      subject,
+      `Precondition failed: UID in precondition: ${expectedUid}, UID in object meta: ${stringField(meta(pod), "uid") ?? ""}`,
+    );
+  }
   if (stringField(spec, "nodeName")) {
     throw conflict(subject, `pod ${name} is already assigned to node "${stringField(spec, "nodeName")}"`);
   }

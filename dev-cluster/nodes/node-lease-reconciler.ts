@@ -1,0 +1,62 @@
+import {
+  type Clock,
+  isAlreadyExists,
+  type Lease,
+  mutableCopy,
+  type ReconcileRequest,
+  type ReconcileResult,
+  type ResourceClient,
+  type SharedInformer,
+} from "../../runtime/index.js";
+import { microTime, NODE_LEASE_NAMESPACE, type Node } from "./kinds.js";
+
+export interface NodeLeaseReconcilerOptions {
+  nodes: SharedInformer<Node>;
+  leases: SharedInformer<Lease>;
+  client: ResourceClient<Lease>;
+  nodeNames: ReadonlySet<string>;
+  clock: Clock;
+  leaseDurationSeconds: number;
+  renewIntervalMs: number;
+}
+
+/**
+ * kubelet's node lease heartbeat: the Lease `kube-node-lease/<node>` is created, owned by its
+ * Node (so it goes with it), and its renewTime moved forward every renew interval.
+ */
+export function nodeLeaseReconciler(options: NodeLeaseReconcilerOptions) {
+  const { nodes, leases, client, nodeNames, clock, leaseDurationSeconds, renewIntervalMs } = options;
+
+  return async ({ name }: ReconcileRequest): Promise<ReconcileResult | undefined> => {
+    if (!nodeNames.has(name)) return undefined;
+    const nodeUid = nodes.get(name)?.metadata?.uid;
+    const owners = nodeUid ? [{ apiVersion: "v1", kind: "Node", name, uid: nodeUid }] : undefined;
+    const cached = leases.get({ namespace: NODE_LEASE_NAMESPACE, name });
+    const now = clock.now();
+    const spec = { holderIdentity: name, leaseDurationSeconds, renewTime: microTime(now) };
+    if (!cached) {
+      try {
+        await client.create({
+          metadata: { name, namespace: NODE_LEASE_NAMESPACE, ...(owners ? { ownerReferences: owners } : {}) },
+          spec,
+        });
+      } catch (error) {
+        if (!isAlreadyExists(error)) throw error;
+      }
+      return { requeueAfterMs: renewIntervalMs };
+    }
+    const elapsed = now - Date.parse(cached.spec?.renewTime ?? "");
+    const ownerMissing = owners && !cached.metadata?.ownerReferences?.some((owner) => owner.uid === nodeUid);
+    const foreign =
+      cached.spec?.holderIdentity !== name || cached.spec?.leaseDurationSeconds !== leaseDurationSeconds;
+    if (!(elapsed >= renewIntervalMs) && !ownerMissing && !foreign) {
+      return { requeueAfterMs: renewIntervalMs - elapsed };
+    }
+    const renewed = mutableCopy<Lease>(cached);
+    renewed.spec = { ...renewed.spec, ...spec };
+    if (ownerMissing && renewed.metadata) renewed.metadata.ownerReferences = owners;
+    // A conflict throws and retries against the newer lease.
+    await client.update(renewed);
+    return { requeueAfterMs: renewIntervalMs };
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * The core/v1 kinds the scheduler reads and writes, described for the runtime. Object types come
+ * from kubernetes-models (types only: nothing of it is loaded at run time), so every field is the
+ * wire JSON form.
+ */
+import type { IContainer } from "kubernetes-models/v1/Container";
+import type { INode } from "kubernetes-models/v1/Node";
+import type { INodeSelectorRequirement } from "kubernetes-models/v1/NodeSelectorRequirement";
+import type { INodeSelectorTerm } from "kubernetes-models/v1/NodeSelectorTerm";
+import type { IPod } from "kubernetes-models/v1/Pod";
+import type { IPodCondition } from "kubernetes-models/v1/PodCondition";
+import type { ITaint } from "kubernetes-models/v1/Taint";
+import type { IToleration } from "kubernetes-models/v1/Toleration";
+import { defineKind } from "../../runtime/index.js";
+
+export type Pod = IPod;
+export type Node = INode;
+export type Container = IContainer;
+export type Taint = ITaint;
+export type Toleration = IToleration;
+export type NodeSelectorTerm = INodeSelectorTerm;
+export type NodeSelectorRequirement = INodeSelectorRequirement;
+export type PodCondition = IPodCondition;
+
+export const podKind = defineKind<Pod>({
+  group: "",
+  version: "v1",
+  kind: "Pod",
+  plural: "pods",
+  namespaced: true,
+});
+
+export const nodeKind = defineKind<Node>({
+  group: "",
+  version: "v1",
+  kind: "Node",
+  plural: "nodes",
+  namespaced: false,
+});
