@@ -32,11 +32,17 @@ const serial = files.filter((file) => file.endsWith(".serial.test.js"));
 const runner = ["--enable-source-maps", "--test", "--test-timeout=600000"];
 let status = 0;
 if (parallel.length > 0) {
-  const result = spawnSync(process.execPath, [...runner, "--test-concurrency=2", ...parallel], { cwd: root, stdio: "inherit" });
+  const result = spawnSync(process.execPath, [...runner, "--test-concurrency=2", ...parallel], {
+    cwd: root,
+    stdio: "inherit",
+  });
   status = result.status ?? 1;
 }
 if (serial.length > 0) {
-  const result = spawnSync(process.execPath, [...runner, "--test-concurrency=1", ...serial], { cwd: root, stdio: "inherit" });
+  const result = spawnSync(process.execPath, [...runner, "--test-concurrency=1", ...serial], {
+    cwd: root,
+    stdio: "inherit",
+  });
   if (status === 0) status = result.status ?? 1;
 }
 process.exit(status);
