@@ -1,0 +1,113 @@
+// Storage: each disk of `domain.devices.disks` becomes a libvirt disk on its prepared volume, in the VMI's
+// order, with target names per bus as KubeVirt assigns them (virtio vda, vdb, ...; sata, scsi and usb
+// sda, sdb, ...). Device aliases "ua-<disk name>" let status and metrics map devices back to disks.
+import type { Disk as VmiDisk } from "../../api/index.js";
+import type { Controller, Disk, DiskBus, DiskCache, DiskDriver } from "../../libvirt/domain-xml/index.js";
+import type { PreparedDisk } from "../storage/prepare-volumes.js";
+import type { Configurator } from "./configurator.js";
+import { VmiConversionError } from "./conversion-error.js";
+
+type VmiBus = "virtio" | "sata" | "scsi" | "usb";
+
+const PREFIX_OF_BUS: Record<VmiBus, string> = { virtio: "vd", sata: "sd", scsi: "sd", usb: "sd" };
+const CACHE_MODES: readonly DiskCache[] = ["none", "writethrough", "writeback"];
+const IO_MODES = ["native", "threads"] as const;
+
+/** "vd" + 0 → "vda", 25 → "vdz", 26 → "vdaa" (the kernel's naming). */
+export function targetDeviceName(prefix: string, index: number): string {
+  let suffix = "";
+  let n = index;
+  do {
+    suffix = String.fromCharCode(97 + (n % 26)) + suffix;
+    n = Math.floor(n / 26) - 1;
+  } while (n >= 0);
+  return prefix + suffix;
+}
+
+/** The bus and device kind a VMI disk asks for; KubeVirt's default bus is virtio, sata for a cdrom. */
+function busAndDevice(disk: VmiDisk): { bus: VmiBus; device: "disk" | "cdrom" } {
+  if (disk.lun !== undefined) {
+    throw new VmiConversionError(
+      "UnsupportedDevice",
+      `disk ${disk.name}: lun disks need a block volume, not supported yet`,
+    );
+  }
+  const device = disk.cdrom !== undefined ? "cdrom" : "disk";
+  const bus = (disk.cdrom ?? disk.disk)?.bus || (device === "cdrom" ? "sata" : "virtio");
+  if (bus !== "virtio" && bus !== "sata" && bus !== "scsi" && bus !== "usb") {
+    throw new VmiConversionError(
+      "InvalidSpec",
+      `disk ${disk.name}: unknown bus ${bus} (virtio, sata, scsi, usb)`,
+    );
+  }
+  if (device === "cdrom" && bus === "virtio") {
+    throw new VmiConversionError("InvalidSpec", `disk ${disk.name}: a cdrom cannot be on the virtio bus`);
+  }
+  return { bus, device };
+}
+
+function driverOf(disk: VmiDisk, volume: PreparedDisk): DiskDriver {
+  const driver: DiskDriver = { name: "qemu", type: volume.format };
+  if (disk.cache) {
+    const cache = CACHE_MODES.find((mode) => mode === disk.cache);
+    if (cache === undefined)
+      throw new VmiConversionError("InvalidSpec", `disk ${disk.name}: unknown cache mode ${disk.cache}`);
+    driver.cache = cache;
+  }
+  if (disk.io) {
+    const io = IO_MODES.find((mode) => mode === disk.io);
+    if (io === undefined)
+      throw new VmiConversionError("InvalidSpec", `disk ${disk.name}: unknown io mode ${disk.io}`);
+    driver.io = io;
+  }
+  if (disk.errorPolicy) driver.errorPolicy = disk.errorPolicy;
+  return driver;
+}
+
+function domainDisk(
+  disk: VmiDisk,
+  volume: PreparedDisk,
+  dev: string,
+  bus: VmiBus,
+  device: "disk" | "cdrom",
+): Disk {
+  const readonly =
+    device === "cdrom" ? disk.cdrom?.readonly !== false : disk.disk?.readonly === true || volume.readOnly;
+  const result: Disk = {
+    type: "file",
+    device,
+    driver: driverOf(disk, volume),
+    source: volume.path,
+    target: { dev, bus: bus satisfies DiskBus },
+    alias: `ua-${disk.name}`,
+  };
+  if (device === "cdrom" && disk.cdrom?.tray) result.target.tray = disk.cdrom.tray;
+  if (readonly) result.readonly = true;
+  if (disk.shareable) result.shareable = true;
+  if (disk.serial) result.serial = disk.serial;
+  if (disk.bootOrder !== undefined) result.bootOrder = disk.bootOrder;
+  return result;
+}
+
+export const configureStorage: Configurator = (domain, { spec, prepared }) => {
+  const counters = new Map<string, number>();
+  const disks: Disk[] = [];
+  for (const disk of spec.domain.devices.disks ?? []) {
+    const volume = prepared.disks.get(disk.name);
+    if (volume === undefined) {
+      const named = (spec.volumes ?? []).some((candidate) => candidate.name === disk.name);
+      const why = named ? "its volume was not prepared" : "no volume has that name";
+      throw new VmiConversionError("InvalidSpec", `disk ${disk.name} names no usable volume: ${why}`);
+    }
+    const { bus, device } = busAndDevice(disk);
+    const prefix = PREFIX_OF_BUS[bus];
+    const index = counters.get(prefix) ?? 0;
+    counters.set(prefix, index + 1);
+    disks.push(domainDisk(disk, volume, targetDeviceName(prefix, index), bus, device));
+  }
+  if (disks.length > 0) domain.devices.disks = disks;
+  if (disks.some((disk) => disk.target.bus === "scsi")) {
+    const scsi: Controller = { type: "scsi", index: 0, model: "virtio-scsi" };
+    domain.devices.controllers = [...(domain.devices.controllers ?? []), scsi];
+  }
+};

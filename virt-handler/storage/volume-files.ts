@@ -1,0 +1,165 @@
+// One function per supported volume kind: each makes the VM's files for the volume in the VM directory
+// and says where the domain finds its disk. Kinds that need what virt-handler cannot provide yet are
+// refused with the reason.
+import { mkdir } from "node:fs/promises";
+import { dirname, isAbsolute, join } from "node:path";
+import { Quantity, type Volume } from "../../api/index.js";
+import { type ContainerDiskSource, hostPathInImage } from "../container-disk/index.js";
+import { VmiConversionError } from "../converter/conversion-error.js";
+import {
+  type CloudInitIdentity,
+  CONFIG_DRIVE_LABEL,
+  configDriveFiles,
+  NOCLOUD_LABEL,
+  noCloudFiles,
+} from "./cloud-init.js";
+import {
+  createEmptyQcow2,
+  createQcow2Overlay,
+  createSparseRawFile,
+  type DiskFormat,
+  detectDiskFormat,
+  fileExists,
+  pinImageFile,
+} from "./disk-files.js";
+import { createIsoImage } from "./iso-image.js";
+
+/** A volume ready to be attached: the file, its format, and what it naturally is (an ISO is a cdrom). */
+export interface PreparedDisk {
+  volumeName: string;
+  path: string;
+  format: "qcow2" | "raw";
+  readOnly: boolean;
+  device: "disk" | "cdrom";
+}
+
+export interface VolumeContext {
+  vmDir: string;
+  images: ContainerDiskSource;
+  identity: CloudInitIdentity;
+}
+
+/** Volume sources virt-handler cannot serve yet, and why. */
+const UNSUPPORTED_SOURCES: Partial<Record<keyof Volume, string>> = {
+  persistentVolumeClaim: "persistentVolumeClaim volumes are not supported yet (no PVC storage on the node)",
+  dataVolume: "dataVolume volumes are not supported yet (kubevirt-ts has no CDI)",
+  ephemeral: "ephemeral volumes are not supported yet (they are backed by a PVC)",
+  configMap: "configMap volumes are not supported yet (virt-handler does not read ConfigMaps)",
+  secret: "secret volumes are not supported yet (virt-handler does not read Secrets)",
+  serviceAccount: "serviceAccount volumes are not supported yet",
+  downwardAPI: "downwardAPI volumes are not supported yet",
+  downwardMetrics: "downwardMetrics volumes are not supported yet",
+  sysprep: "sysprep volumes are not supported yet",
+  memoryDump: "memoryDump volumes are not supported yet",
+};
+
+export function bytesOf(volumeName: string, field: string, value: string | number | undefined): number {
+  const quantity = value === undefined ? undefined : Quantity.tryParse(value);
+  if (quantity === undefined || quantity.sign() <= 0) {
+    throw new VmiConversionError(
+      "InvalidSpec",
+      `volume ${volumeName}: ${field} must be a positive quantity, got ${String(value)}`,
+    );
+  }
+  return quantity.value();
+}
+
+export async function prepareVolume(volume: Volume, context: VolumeContext): Promise<PreparedDisk> {
+  const name = volume.name;
+  if (volume.containerDisk) return prepareContainerDisk(name, volume.containerDisk, context);
+  if (volume.emptyDisk) return prepareEmptyDisk(name, volume.emptyDisk.capacity, context);
+  if (volume.hostDisk) return prepareHostDisk(name, volume.hostDisk);
+  if (volume.cloudInitNoCloud) {
+    const files = noCloudFiles(name, volume.cloudInitNoCloud, context.identity);
+    return prepareIso(name, NOCLOUD_LABEL, files, context);
+  }
+  if (volume.cloudInitConfigDrive) {
+    const files = configDriveFiles(name, volume.cloudInitConfigDrive, context.identity);
+    return prepareIso(name, CONFIG_DRIVE_LABEL, files, context);
+  }
+  for (const [source, why] of Object.entries(UNSUPPORTED_SOURCES)) {
+    if (volume[source as keyof Volume] !== undefined) {
+      throw new VmiConversionError("UnsupportedVolume", `volume ${name}: ${why}`);
+    }
+  }
+  throw new VmiConversionError("InvalidSpec", `volume ${name} has no source`);
+}
+
+async function prepareContainerDisk(
+  name: string,
+  source: NonNullable<Volume["containerDisk"]>,
+  context: VolumeContext,
+): Promise<PreparedDisk> {
+  const image = await context.images.resolve(source.image);
+  let base = image.disk;
+  let format: DiskFormat | undefined = image.diskFormat;
+  if (source.path !== undefined) {
+    if (image.root === undefined) {
+      throw new VmiConversionError(
+        "InvalidImage",
+        `volume ${name}: ${source.image} cannot look up path ${source.path}`,
+      );
+    }
+    base = hostPathInImage(source.image, image.root, source.path);
+    format = base === image.disk ? format : undefined;
+  }
+  if (base === undefined || !(await fileExists(base))) {
+    throw new VmiConversionError(
+      "InvalidImage",
+      `volume ${name}: ${source.image} has no disk${source.path ? ` at ${source.path}` : ""}`,
+    );
+  }
+  const pinnedBase = await pinImageFile(base, join(context.vmDir, `${name}.base`));
+  const overlay = join(context.vmDir, `${name}.qcow2`);
+  await createQcow2Overlay(pinnedBase, format ?? (await detectDiskFormat(base)), overlay);
+  return { volumeName: name, path: overlay, format: "qcow2", readOnly: false, device: "disk" };
+}
+
+async function prepareEmptyDisk(
+  name: string,
+  capacity: string | number,
+  context: VolumeContext,
+): Promise<PreparedDisk> {
+  const path = join(context.vmDir, `${name}.qcow2`);
+  await createEmptyQcow2(path, bytesOf(name, "emptyDisk.capacity", capacity));
+  return { volumeName: name, path, format: "qcow2", readOnly: false, device: "disk" };
+}
+
+async function prepareHostDisk(name: string, source: NonNullable<Volume["hostDisk"]>): Promise<PreparedDisk> {
+  const { path, type } = source;
+  if (!isAbsolute(path))
+    throw new VmiConversionError("InvalidSpec", `volume ${name}: hostDisk.path must be absolute`);
+  const prepared: PreparedDisk = { volumeName: name, path, format: "raw", readOnly: false, device: "disk" };
+  if (type === "Disk") {
+    if (!(await fileExists(path))) {
+      throw new VmiConversionError(
+        "InvalidSpec",
+        `volume ${name}: hostDisk ${path} does not exist (type Disk)`,
+      );
+    }
+    return prepared;
+  }
+  if (type !== "DiskOrCreate") {
+    throw new VmiConversionError(
+      "InvalidSpec",
+      `volume ${name}: hostDisk.type must be Disk or DiskOrCreate, got ${type}`,
+    );
+  }
+  if (!(await fileExists(path))) {
+    const size = bytesOf(name, "hostDisk.capacity", source.capacity);
+    await mkdir(dirname(path), { recursive: true });
+    await createSparseRawFile(path, size);
+  }
+  return prepared;
+}
+
+async function prepareIso(
+  name: string,
+  label: string,
+  files: Map<string, string>,
+  context: VolumeContext,
+): Promise<PreparedDisk> {
+  const path = join(context.vmDir, `${name}.iso`);
+  await createIsoImage({ label, files, path });
+  return { volumeName: name, path, format: "raw", readOnly: true, device: "cdrom" };
+}
