@@ -22,6 +22,14 @@ function wholeNumber(what: string, max: number) {
   };
 }
 
+/** A Linux interface name: at most 15 characters, no slashes or spaces. */
+function bridgeName(value: string): string {
+  if (!/^[a-zA-Z0-9_.-]{1,15}$/.test(value)) {
+    throw new InvalidArgumentError("a bridge name has 1 to 15 letters, digits, '.', '_' or '-'");
+  }
+  return value;
+}
+
 interface UpOptions {
   dataDir: string;
   port: number;
@@ -29,6 +37,7 @@ interface UpOptions {
   nodeName: string;
   simulatedNodes: number;
   podCidr: string;
+  bridgeName: string;
   imageMap?: string;
 }
 
@@ -89,7 +98,7 @@ async function up(options: UpOptions, log: Logger): Promise<Stoppable[]> {
       nodeName: options.nodeName,
       dataDir: join(dataDir, "node-agent"),
       imageMapPath,
-      podNetwork: { bridgeName: "kvts0", cidr: options.podCidr },
+      podNetwork: { bridgeName: options.bridgeName, cidr: options.podCidr },
       apiServer: { host: "127.0.0.1", port: server.port, caCertPem: server.caCertPem },
       simulatedNodes: nodes.nodeNames.filter((name) => name !== options.nodeName),
       log: log.child({ component: "node-agent" }),
@@ -142,6 +151,12 @@ program
     0,
   )
   .option("--pod-cidr <cidr>", "address range of the local node's pods", "10.244.0.0/24")
+  .option(
+    "--bridge-name <name>",
+    "the node bridge of the pods' network (two dev clusters on one machine need two)",
+    bridgeName,
+    "kvts0",
+  )
   .option(
     "--image-map <file>",
     "image map of the node agent (which program runs which image); default: the launcher only",

@@ -29,7 +29,7 @@ export async function startApiForwarder(options: ApiForwarderOptions): Promise<A
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : options.listenPort;
   options.log.info(
-    { host: options.listenHost, port, target: options.target },
+    { host: options.listenHost, port, target: `${options.target.host}:${options.target.port}` },
     "API server forwarder listening",
   );
   return {
