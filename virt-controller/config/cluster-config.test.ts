@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { deepFreeze } from "../../runtime/index.js";
+import type { KubeVirt } from "../kinds.js";
+import { selectKubeVirt, snapshotOf } from "./cluster-config.js";
+
+function kubevirt(name: string, created: string, configuration: KubeVirt["spec"]["configuration"] = {}) {
+  return deepFreeze<KubeVirt>({
+    metadata: { name, namespace: "kubevirt", uid: name, creationTimestamp: created },
+    spec: { configuration },
+  });
+}
+
+describe("the KubeVirt CR as configuration", () => {
+  test("none: KubeVirt's defaults (KVM, 100m CPU request, q35)", () => {
+    const snapshot = snapshotOf(undefined);
+    assert.equal(snapshot.useEmulation, false);
+    assert.equal(snapshot.source, undefined);
+    assert.equal(snapshot.defaults.cpuRequest?.text, "100m");
+    assert.equal(snapshot.defaults.machineType, "q35");
+  });
+
+  test("developerConfiguration.useEmulation and the defaulting settings are read", () => {
+    const snapshot = snapshotOf(
+      kubevirt("kv", "2024-01-01T00:00:00Z", {
+        developerConfiguration: { useEmulation: true },
+        cpuRequest: "250m",
+      }),
+    );
+    assert.equal(snapshot.useEmulation, true);
+    assert.equal(snapshot.defaults.cpuRequest?.text, "250m");
+    assert.equal(snapshot.source, "kubevirt/kv");
+  });
+
+  test("two CRs: the oldest configures (KubeVirt refuses to deploy a second one)", () => {
+    const chosen = selectKubeVirt([
+      kubevirt("second", "2024-01-02T00:00:00Z"),
+      kubevirt("first", "2024-01-01T00:00:00Z"),
+    ]);
+    assert.equal(chosen?.metadata?.name, "first");
+    assert.equal(selectKubeVirt([]), undefined);
+  });
+});

@@ -1,0 +1,75 @@
+import type { Logger } from "pino";
+import { type ClusterDefaults, clusterDefaultsFrom, type KubeVirtConfiguration } from "../../api/index.js";
+import type { Frozen, SharedInformer } from "../../runtime/index.js";
+import type { KubeVirt } from "../kinds.js";
+
+/** What virt-controller takes from the KubeVirt CR's `spec.configuration`. */
+export interface ClusterConfigSnapshot {
+  /** `developerConfiguration.useEmulation`: launcher pods do not ask for /dev/kvm. */
+  readonly useEmulation: boolean;
+  /** What defaulting reads (machine type, CPU model and request, overcommit, ...). */
+  readonly defaults: ClusterDefaults;
+  /** `namespace/name` of the CR read, or undefined when there is none (KubeVirt's defaults apply). */
+  readonly source: string | undefined;
+}
+
+/**
+ * KubeVirt's configuration as virt-controller sees it: the KubeVirt CR in its namespace (the
+ * oldest, if someone created two), read from the informer cache on every call, so a change
+ * applies to the next reconcile without a restart. Without a CR, KubeVirt's defaults apply.
+ */
+export class ClusterConfig {
+  readonly #informer: SharedInformer<KubeVirt>;
+  readonly #namespace: string;
+  readonly #log: Logger;
+  #cached: { version: string; snapshot: ClusterConfigSnapshot } | undefined;
+
+  constructor(informer: SharedInformer<KubeVirt>, namespace: string, log: Logger) {
+    this.#informer = informer;
+    this.#namespace = namespace;
+    this.#log = log.child({ config: `${namespace}/kubevirt` });
+    const report = (): void => this.#report();
+    informer.addEventHandler({ onAdd: report, onUpdate: report, onDelete: report });
+  }
+
+  /** Resolves once the KubeVirt CRs are cached (controllers wait for it before their first reconcile). */
+  waitForSync(signal?: AbortSignal): Promise<boolean> {
+    return this.#informer.waitForSync(signal);
+  }
+
+  current(): ClusterConfigSnapshot {
+    const kubevirt = selectKubeVirt(this.#informer.list({ namespace: this.#namespace }));
+    const version = kubevirt
+      ? `${kubevirt.metadata?.uid ?? ""}@${kubevirt.metadata?.resourceVersion ?? ""}`
+      : "none";
+    if (this.#cached?.version === version) return this.#cached.snapshot;
+    const snapshot = snapshotOf(kubevirt);
+    this.#cached = { version, snapshot };
+    return snapshot;
+  }
+
+  #report(): void {
+    const before = this.#cached?.snapshot;
+    const after = this.current();
+    if (before && before.useEmulation === after.useEmulation && before.source === after.source) return;
+    this.#log.info({ source: after.source ?? "none", useEmulation: after.useEmulation }, "configuration");
+  }
+}
+
+/** The KubeVirt CR that configures the namespace: the oldest by creation, then by name. */
+export function selectKubeVirt(candidates: readonly Frozen<KubeVirt>[]): Frozen<KubeVirt> | undefined {
+  return [...candidates].sort(
+    (a, b) =>
+      (a.metadata?.creationTimestamp ?? "").localeCompare(b.metadata?.creationTimestamp ?? "") ||
+      (a.metadata?.name ?? "").localeCompare(b.metadata?.name ?? ""),
+  )[0];
+}
+
+export function snapshotOf(kubevirt: Frozen<KubeVirt> | undefined): ClusterConfigSnapshot {
+  const configuration = kubevirt?.spec.configuration as KubeVirtConfiguration | undefined;
+  return {
+    useEmulation: configuration?.developerConfiguration?.useEmulation === true,
+    defaults: clusterDefaultsFrom(configuration),
+    source: kubevirt ? `${kubevirt.metadata?.namespace ?? ""}/${kubevirt.metadata?.name ?? ""}` : undefined,
+  };
+}

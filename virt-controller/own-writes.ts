@@ -1,0 +1,42 @@
+import { isDeepStrictEqual } from "node:util";
+
+/**
+ * Remembers, per object, the resourceVersion our last write was based on, so that a reconcile
+ * woken before the cache shows that write does not compute from the old object and send a write
+ * the server would refuse with a Conflict. resourceVersions are compared for equality only, as
+ * the API requires: the cache still holding the version we wrote over means it is behind.
+ * The watch event of our write brings the key back, so nothing waits on a timer.
+ */
+export class OwnWrites {
+  readonly #basedOn = new Map<string, string>();
+
+  /**
+   * A write of `key` based on `basedOn` succeeded and the server answered `stored`. A write the
+   * server found to change nothing keeps the version and sends no event: nothing to wait for.
+   */
+  wrote(key: string, basedOn: string | undefined, stored: string | undefined): void {
+    if (basedOn && stored !== basedOn) this.#basedOn.set(key, basedOn);
+  }
+
+  /** True while the cache still shows the version our last write replaced. */
+  cacheIsBehind(key: string, cachedResourceVersion: string | undefined): boolean {
+    const basedOn = this.#basedOn.get(key);
+    if (basedOn === undefined) return false;
+    if (basedOn === cachedResourceVersion) return true;
+    this.#basedOn.delete(key);
+    return false;
+  }
+
+  forget(key: string): void {
+    this.#basedOn.delete(key);
+  }
+}
+
+/** Equality as the API server sees it: JSON, where absent and undefined are the same. */
+export function sameJson(left: unknown, right: unknown): boolean {
+  return isDeepStrictEqual(normalise(left), normalise(right));
+}
+
+function normalise(value: unknown): unknown {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+}

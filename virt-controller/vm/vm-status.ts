@@ -1,0 +1,90 @@
+import type { Condition, RunStrategy, VirtualMachineStatus } from "../../api/index.js";
+import { type Frozen, mutableCopy } from "../../runtime/index.js";
+import { findCondition, withCondition, withConditionAsIs, withoutCondition } from "../conditions.js";
+import type { VirtualMachine, VirtualMachineInstance } from "../kinds.js";
+import { printableStatus } from "./printable-status.js";
+import { nextStartFailure, type StartBackoffOptions } from "./start-failure.js";
+import { firstRequestIsDone, type StateChangeRequest } from "./state-change-requests.js";
+import { VM_GENERATION_ANNOTATION } from "./vmi-template.js";
+
+export interface VmStatusInput {
+  vm: Frozen<VirtualMachine>;
+  /** The VM's own VMI as the reconcile found it (before its own create or delete). */
+  vmi: Frozen<VirtualMachineInstance> | undefined;
+  strategy: RunStrategy;
+  /** Why the VM cannot be acted on (an invalid spec, a failed write): the Failure condition. */
+  failure: { reason: string; message: string } | undefined;
+  addStartRequest: boolean;
+  startExpected: boolean;
+  stopExpected: boolean;
+  nowMs: number;
+  backoff: StartBackoffOptions;
+}
+
+/** VM conditions the controller owns; every other VMI condition is mirrored onto the VM. */
+const OWN_CONDITIONS = new Set(["Ready", "Failure", "RestartRequired"]);
+
+/** The status the VM should have: computed from scratch each time, written only if it differs. */
+export function computeVmStatus(input: VmStatusInput): VirtualMachineStatus {
+  const { vm, vmi } = input;
+  const status: VirtualMachineStatus = vm.status ? mutableCopy<VirtualMachineStatus>(vm.status) : {};
+  status.created = vmi !== undefined;
+  status.ready = findCondition(vmi?.status?.conditions, "Ready")?.status === "True";
+  status.desiredGeneration = vm.metadata?.generation ?? 0;
+  const observed = Number.parseInt(vmi?.metadata?.annotations?.[VM_GENERATION_ANNOTATION] ?? "", 10);
+  if (Number.isInteger(observed)) status.observedGeneration = observed;
+  // Recorded from the first start on: RerunOnFailure tells "switched to me" from "my VMI succeeded".
+  if (status.runStrategy !== undefined || status.created) status.runStrategy = input.strategy;
+  setRequests(status, input);
+  const startFailure = nextStartFailure(
+    vm.status?.startFailure,
+    input.strategy,
+    vmi,
+    input.nowMs,
+    input.backoff,
+  );
+  if (startFailure) status.startFailure = startFailure;
+  else delete status.startFailure;
+  status.conditions = conditionsOf(status.conditions, input);
+  if (status.conditions.length === 0) delete status.conditions;
+  status.printableStatus = printableStatus({
+    vm,
+    vmi,
+    strategy: input.strategy,
+    startExpected: input.startExpected,
+    stopExpected: input.stopExpected,
+    failures: startFailure?.consecutiveFailCount ?? 0,
+  });
+  return status;
+}
+
+function setRequests(status: VirtualMachineStatus, input: VmStatusInput): void {
+  const requests: StateChangeRequest[] = [...(status.stateChangeRequests ?? [])];
+  if (input.addStartRequest) requests.push({ action: "Start" });
+  if (firstRequestIsDone(requests, input.vmi)) requests.shift();
+  if (requests.length > 0) status.stateChangeRequests = requests;
+  else delete status.stateChangeRequests;
+}
+
+function conditionsOf(current: Condition[] | undefined, input: VmStatusInput): Condition[] {
+  let conditions = withReady(current, input);
+  conditions = input.failure
+    ? withCondition(conditions, { type: "Failure", status: "True", ...input.failure }, input.nowMs)
+    : withoutCondition(conditions, "Failure");
+  const mirrored = (input.vmi?.status?.conditions ?? []).filter(
+    (condition) => !OWN_CONDITIONS.has(condition.type),
+  );
+  return [
+    ...conditions.filter((condition) => OWN_CONDITIONS.has(condition.type)),
+    ...mirrored.map((condition) => mutableCopy(condition) as Condition),
+  ];
+}
+
+function withReady(current: Condition[] | undefined, input: VmStatusInput): Condition[] {
+  const vmiReady = findCondition(input.vmi?.status?.conditions, "Ready");
+  if (vmiReady) return withConditionAsIs(current, mutableCopy(vmiReady) as Condition);
+  const [reason, message] = input.vmi
+    ? ["VMIConditionMissing", "VMI is missing the Ready condition"]
+    : ["VMINotExists", "VMI does not exist"];
+  return withCondition(current, { type: "Ready", status: "False", reason, message }, input.nowMs);
+}

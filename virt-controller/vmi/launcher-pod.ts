@@ -1,0 +1,90 @@
+import { ANNOTATIONS, API_VERSION, LABELS, type VirtualMachineInstanceSpec } from "../../api/index.js";
+import type { Frozen } from "../../runtime/index.js";
+import type { Pod, VirtualMachineInstance } from "../kinds.js";
+import { launcherResources } from "./launcher-resources.js";
+
+/** The launcher pod's labels and names (KubeVirt's). */
+export const LAUNCHER = {
+  appLabelValue: "virt-launcher",
+  /** Selects every launcher pod: virt-controller's pod informer watches only these. */
+  selector: `${LABELS.app}=virt-launcher`,
+  vmNameLabel: "vm.kubevirt.io/name",
+  container: "compute",
+  /** Seconds the pod gets beyond the VMI's own grace period (KubeVirt's kill-after margin). */
+  extraGraceSeconds: 15,
+} as const;
+
+export interface LauncherPodOptions {
+  image: string;
+  useEmulation: boolean;
+}
+
+/**
+ * The virt-launcher pod of a VMI (KubeVirt's RenderLaunchManifest, reduced to what kubevirt-ts
+ * needs): it anchors the VM in Kubernetes. The scheduler places it by its requests (the VM's
+ * memory and CPU plus overhead, /dev/kvm unless emulated) and selectors (schedulable KubeVirt
+ * nodes plus the VMI's own), and it lives as long as the VM. `spec` is the VMI's with defaults.
+ */
+export function renderLauncherPod(
+  vmi: Frozen<VirtualMachineInstance>,
+  spec: VirtualMachineInstanceSpec,
+  options: LauncherPodOptions,
+): Pod {
+  const name = vmi.metadata?.name ?? "";
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: {
+      generateName: `virt-launcher-${name}-`,
+      namespace: vmi.metadata?.namespace ?? "",
+      labels: {
+        ...withoutNodeLabel(vmi.metadata?.labels),
+        [LABELS.app]: LAUNCHER.appLabelValue,
+        [LABELS.createdBy]: vmi.metadata?.uid ?? "",
+        [LAUNCHER.vmNameLabel]: name,
+      },
+      annotations: { [ANNOTATIONS.domain]: name },
+      ownerReferences: [
+        {
+          apiVersion: API_VERSION,
+          kind: "VirtualMachineInstance",
+          name,
+          uid: vmi.metadata?.uid ?? "",
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
+    },
+    spec: {
+      containers: [
+        {
+          name: LAUNCHER.container,
+          image: options.image,
+          resources: launcherResources(spec, options.useEmulation),
+        },
+      ],
+      nodeSelector: { [LABELS.nodeSchedulable]: "true", ...(spec.nodeSelector ?? {}) },
+      ...schedulingOf(spec),
+      terminationGracePeriodSeconds: (spec.terminationGracePeriodSeconds ?? 30) + LAUNCHER.extraGraceSeconds,
+      restartPolicy: "Never",
+      // The launcher only waits: it never talks to the API server.
+      automountServiceAccountToken: false,
+    },
+  };
+}
+
+function schedulingOf(spec: VirtualMachineInstanceSpec): Partial<NonNullable<Pod["spec"]>> {
+  const scheduling: Partial<NonNullable<Pod["spec"]>> = {};
+  if (spec.affinity) scheduling.affinity = spec.affinity as NonNullable<Pod["spec"]>["affinity"];
+  if (spec.tolerations) scheduling.tolerations = spec.tolerations as NonNullable<Pod["spec"]>["tolerations"];
+  if (spec.schedulerName) scheduling.schedulerName = spec.schedulerName;
+  if (spec.priorityClassName) scheduling.priorityClassName = spec.priorityClassName;
+  return scheduling;
+}
+
+/** The VMI's labels go onto the pod (Services select VMs through them), but not its node. */
+function withoutNodeLabel(labels: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  const copy = { ...(labels ?? {}) };
+  delete copy[LABELS.nodeName];
+  return copy;
+}

@@ -1,0 +1,47 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { defaultVirtualMachineInstanceSpec, KUBEVIRT_DEFAULTS } from "../../api/index.js";
+import { smallVmiSpec } from "../testing/fixtures.js";
+import { launcherResources, memoryOverheadBytes } from "./launcher-resources.js";
+
+const MIB = 1024n * 1024n;
+
+describe("launcher pod resources", () => {
+  test("overhead = 8 MiB + 2 MiB per vCPU + guest/512, rounded up to a MiB", () => {
+    assert.equal(memoryOverheadBytes(128n * MIB, 1), 11n * MIB); // 8 + 2 + 0.25 → 11
+    assert.equal(memoryOverheadBytes(1024n * MIB, 4), 18n * MIB); // 8 + 8 + 2
+    assert.equal(memoryOverheadBytes(0n, 1), 10n * MIB);
+  });
+
+  test("a defaulted 128Mi VMI: 100m CPU, 139Mi memory, /dev/kvm in requests and limits, no other limits", () => {
+    const spec = defaultVirtualMachineInstanceSpec(smallVmiSpec(), KUBEVIRT_DEFAULTS, "vm");
+    assert.deepEqual(launcherResources(spec, false), {
+      requests: { cpu: "100m", memory: "139Mi", "devices.kubevirt.io/kvm": "1" },
+      limits: { "devices.kubevirt.io/kvm": "1" },
+    });
+  });
+
+  test("with emulation: no /dev/kvm and, without VMI limits, no limits at all", () => {
+    const spec = defaultVirtualMachineInstanceSpec(smallVmiSpec(), KUBEVIRT_DEFAULTS, "vm");
+    assert.deepEqual(launcherResources(spec, true), { requests: { cpu: "100m", memory: "139Mi" } });
+  });
+
+  test("limits only where the VMI has them (memory limit plus the same overhead)", () => {
+    const spec = defaultVirtualMachineInstanceSpec(
+      { ...smallVmiSpec(), domain: { ...smallVmiSpec().domain, resources: { limits: { memory: "1Gi" } } } },
+      KUBEVIRT_DEFAULTS,
+      "vm",
+    );
+    const resources = launcherResources(spec, true);
+    assert.deepEqual(resources.limits, { memory: "1036Mi" }, "1024 + 8 + 2 + 2");
+    assert.equal(resources.requests.memory, "1036Mi", "the request follows the limit (KubeVirt's default)");
+  });
+
+  test("guest memory above the request (overcommit) still counts its page tables", () => {
+    const spec = smallVmiSpec();
+    spec.domain.memory = { guest: "2Gi" };
+    spec.domain.resources = { requests: { memory: "1Gi", cpu: "2" } };
+    assert.equal(launcherResources(spec, true).requests.memory, "1038Mi", "1024 + 8 + 2 + 4");
+    assert.equal(launcherResources(spec, true).requests.cpu, "2");
+  });
+});

@@ -1,0 +1,225 @@
+import {
+  defaultVirtualMachineInstanceSpec,
+  LABELS,
+  type VirtualMachineInstanceSpec,
+  validateVirtualMachineInstance,
+} from "../../api/index.js";
+import {
+  byLabel,
+  type Clock,
+  type Controller,
+  controllerOwnerKey,
+  Expectations,
+  type Frozen,
+  isConflict,
+  isNotFound,
+  type Manager,
+  mutableCopy,
+  type ReconcileRequest,
+  systemClock,
+} from "../../runtime/index.js";
+import type { ClusterConfig } from "../config/cluster-config.js";
+import { type Pod, podKind, type VirtualMachineInstance, vmiKind } from "../kinds.js";
+import { OwnWrites, sameJson } from "../own-writes.js";
+import { describeCauses } from "../vm/vmi-template.js";
+import { isFinal, phaseOf } from "../vmi-phase.js";
+import { LAUNCHER, renderLauncherPod } from "./launcher-pod.js";
+import { launcherPodOf } from "./launcher-pod-state.js";
+import { nextVmiState } from "./vmi-lifecycle.js";
+
+export interface VmiControllerOptions {
+  config: ClusterConfig;
+  /** The launcher pod's image (`--launcher-image`). */
+  launcherImage: string;
+  workers?: number;
+  clock?: Clock;
+}
+
+/** Index of launcher pods by the uid of the VMI that created them. */
+const BY_VMI_UID = "vmiUid";
+
+/**
+ * The VMI controller: a Pending VMI gets exactly one launcher pod and goes Scheduling; once the
+ * pod runs on a node the VMI goes Scheduled on that node, for its virt-handler. A pod that fails
+ * or vanishes before the VM runs fails the VMI; a finished VMI's pod is deleted. One VMI write
+ * per reconcile at most, and none when nothing changed.
+ */
+export function addVmiController(manager: Manager, options: VmiControllerOptions): Controller {
+  const vmis = manager.informer(vmiKind);
+  const pods = manager.informer(podKind, {
+    labelSelector: LAUNCHER.selector,
+    indexers: { [BY_VMI_UID]: byLabel<Pod>(LABELS.createdBy) },
+  });
+  const expectations = new Expectations();
+  const ownWrites = new OwnWrites();
+  const podOwner = controllerOwnerKey<Pod>(vmiKind);
+  const sync = new VmiSync(manager, options, { expectations, ownWrites });
+  const controller = manager.controller({
+    name: "vmi",
+    workers: options.workers ?? 3,
+    reconcile: async (request) => {
+      const vmi = vmis.get(request.key);
+      if (!vmi) {
+        expectations.delete(request.key);
+        ownWrites.forget(request.key);
+        return;
+      }
+      // Our last pod create, or our last VMI write, is not in the cache yet: its event comes.
+      if (!expectations.satisfied(request.key)) return;
+      if (ownWrites.cacheIsBehind(request.key, vmi.metadata?.resourceVersion)) return;
+      await sync.run(request, vmi, pods.byIndex(BY_VMI_UID, vmi.metadata?.uid ?? ""));
+    },
+  });
+  controller.watch(vmis);
+  controller.watch(pods, podOwner);
+  controller.dependsOn(options.config);
+  pods.addEventHandler({
+    onAdd: (pod) => {
+      for (const key of podOwner(pod)) expectations.creationObserved(key);
+    },
+  });
+  return controller;
+}
+
+interface VmiSyncState {
+  expectations: Expectations;
+  ownWrites: OwnWrites;
+}
+
+class VmiSync {
+  readonly #manager: Manager;
+  readonly #options: VmiControllerOptions;
+  readonly #state: VmiSyncState;
+  readonly #clock: Clock;
+
+  constructor(manager: Manager, options: VmiControllerOptions, state: VmiSyncState) {
+    this.#manager = manager;
+    this.#options = options;
+    this.#state = state;
+    this.#clock = options.clock ?? systemClock;
+  }
+
+  async run(
+    request: ReconcileRequest,
+    vmi: Frozen<VirtualMachineInstance>,
+    owned: readonly Frozen<Pod>[],
+  ): Promise<void> {
+    const pending = phaseOf(vmi) === "Pending";
+    // Defaults and admission rules matter only before the pod exists: later phases skip the work.
+    const config = pending ? this.#options.config.current() : undefined;
+    const spec =
+      config &&
+      defaultVirtualMachineInstanceSpec(
+        mutableCopy<VirtualMachineInstanceSpec>(vmi.spec),
+        config.defaults,
+        vmi.metadata?.name,
+      );
+    const invalidSpec = spec && invalidSpecOf(vmi, spec);
+    let pod: Frozen<Pod> | Pod | undefined = launcherPodOf(owned);
+    if (config && spec && !pod && !invalidSpec && !vmi.metadata?.deletionTimestamp) {
+      pod = await this.#createPod(request, vmi, spec, config.useEmulation);
+    }
+    const next = nextVmiState({ vmi, pod, invalidSpec, nowMs: this.#clock.now() });
+    if (!(await this.#write(request, vmi, next))) return;
+    const handedToNode = Boolean(next.status?.nodeName);
+    if (isFinal(next) || (vmi.metadata?.deletionTimestamp && !handedToNode))
+      await this.#deletePods(request, vmi, owned);
+  }
+
+  async #createPod(
+    request: ReconcileRequest,
+    vmi: Frozen<VirtualMachineInstance>,
+    spec: VirtualMachineInstanceSpec,
+    useEmulation: boolean,
+  ): Promise<Pod> {
+    const { expectations } = this.#state;
+    const manifest = renderLauncherPod(vmi, spec, { image: this.#options.launcherImage, useEmulation });
+    expectations.expectCreations(request.key, 1);
+    let pod: Pod;
+    try {
+      pod = await this.#manager.client.resource(podKind).create(manifest);
+    } catch (error) {
+      expectations.lower(request.key, 1, 0);
+      this.#manager.events.warning(vmi, "FailedCreate", `Error creating pod: ${messageOf(error)}`);
+      throw new Error(`cannot create the launcher pod of VMI ${request.key}`, { cause: error });
+    }
+    request.log.info({ pod: pod.metadata?.name }, "created the launcher pod");
+    this.#manager.events.normal(
+      vmi,
+      "SuccessfulCreate",
+      `Created virtual machine pod ${pod.metadata?.name ?? ""}`,
+    );
+    return pod;
+  }
+
+  /** Writes the VMI if it changed; false when the write lost a race (the newer version's event comes). */
+  async #write(
+    request: ReconcileRequest,
+    vmi: Frozen<VirtualMachineInstance>,
+    next: VirtualMachineInstance,
+  ): Promise<boolean> {
+    if (sameJson(writtenPart(next), writtenPart(vmi))) return true;
+    let stored: VirtualMachineInstance;
+    try {
+      stored = await this.#manager.client.resource(vmiKind).update(next);
+    } catch (error) {
+      if (isConflict(error) || isNotFound(error)) return false;
+      throw error;
+    }
+    this.#state.ownWrites.wrote(request.key, vmi.metadata?.resourceVersion, stored.metadata?.resourceVersion);
+    const phase = phaseOf(next);
+    if (phase !== phaseOf(vmi)) {
+      request.log.info({ phase, node: next.status?.nodeName, reason: next.status?.reason }, "VMI phase");
+      if (phase === "Failed")
+        this.#manager.events.warning(vmi, next.status?.reason ?? "Failed", failureMessage(next));
+    }
+    return true;
+  }
+
+  async #deletePods(
+    request: ReconcileRequest,
+    vmi: Frozen<VirtualMachineInstance>,
+    owned: readonly Frozen<Pod>[],
+  ): Promise<void> {
+    const client = this.#manager.client.resource(podKind);
+    for (const pod of owned) {
+      if (pod.metadata?.deletionTimestamp) continue;
+      const ref = { namespace: pod.metadata?.namespace ?? "", name: pod.metadata?.name ?? "" };
+      try {
+        await client.delete(ref, { preconditions: { uid: pod.metadata?.uid ?? "" } });
+      } catch (error) {
+        if (isNotFound(error) || isConflict(error)) continue;
+        throw error;
+      }
+      request.log.info({ pod: ref.name, phase: vmi.status?.phase }, "deleted the launcher pod");
+      this.#manager.events.normal(vmi, "SuccessfulDelete", `Deleted virtual machine pod ${ref.name}`);
+    }
+  }
+}
+
+/** KubeVirt's admission rules for the VMI's spec, after its defaults; undefined when valid. */
+function invalidSpecOf(
+  vmi: Frozen<VirtualMachineInstance>,
+  spec: VirtualMachineInstanceSpec,
+): string | undefined {
+  const causes = validateVirtualMachineInstance({
+    apiVersion: vmi.apiVersion,
+    kind: vmi.kind,
+    metadata: { name: vmi.metadata?.name, namespace: vmi.metadata?.namespace },
+    spec,
+  });
+  return causes.length > 0 ? describeCauses(causes) : undefined;
+}
+
+/** What virt-controller writes on a VMI (it has no status subresource: all goes in one update). */
+function writtenPart(vmi: Frozen<VirtualMachineInstance> | VirtualMachineInstance): unknown {
+  return { labels: vmi.metadata?.labels, finalizers: vmi.metadata?.finalizers, status: vmi.status };
+}
+
+function failureMessage(vmi: VirtualMachineInstance): string {
+  return vmi.status?.conditions?.find((condition) => condition.type === "Ready")?.message ?? "the VMI failed";
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
