@@ -1,0 +1,62 @@
+// VmiDomainFactory over the converter and volume preparation (virt-handler/converter, storage):
+// volumes become files in the VM's directory, then the VMI becomes a domain definition.
+import { join } from "node:path";
+import type { DomainDefinition } from "../../libvirt/domain-xml/index.js";
+import type { ContainerDiskSource } from "../container-disk/index.js";
+import { convertVmi, domainNameOf, VmiConversionError, vmiUidFromDomain } from "../converter/index.js";
+import type { Vmi } from "../kinds.js";
+import { prepareVolumes, removeVmFiles } from "../storage/index.js";
+import {
+  type BuildOptions,
+  type VmiDomainFactory,
+  type VmiIdentity,
+  VmiStartError,
+} from "./vmi-domain-factory.js";
+
+export interface ConverterDomainFactoryOptions {
+  /** Where containerDisk and kernelBoot images come from (configuration: the local store on the dev cluster). */
+  readonly images: ContainerDiskSource;
+  /** Whether OVMF is installed (EFI VMIs are refused without it). */
+  readonly efiFirmwareAvailable: boolean;
+}
+
+/** Conversion failures that retrying cannot fix (the VMI fails); others (a failed file write) are retried. */
+const RETRYABLE_REASONS: ReadonlySet<string> = new Set(["VolumePreparationFailed"]);
+
+export class ConverterDomainFactory implements VmiDomainFactory {
+  readonly #options: ConverterDomainFactoryOptions;
+
+  constructor(options: ConverterDomainFactoryOptions) {
+    this.#options = options;
+  }
+
+  domainName(vmi: { metadata?: { namespace?: string; name?: string } }): string {
+    return domainNameOf({ metadata: vmi.metadata ?? {} });
+  }
+
+  async build(vmi: Vmi, options: BuildOptions): Promise<DomainDefinition> {
+    try {
+      const prepared = await prepareVolumes(vmi, { vmDir: options.vmDir, images: this.#options.images });
+      return convertVmi(vmi, prepared, {
+        domainName: this.domainName(vmi),
+        emulation: options.emulation,
+        vncSocketPath: join(options.vmDir, "vnc.sock"),
+        serialLogPath: join(options.vmDir, "serial.log"),
+        efiFirmwareAvailable: this.#options.efiFirmwareAvailable,
+      });
+    } catch (error) {
+      if (error instanceof VmiConversionError && !RETRYABLE_REASONS.has(error.reason)) {
+        throw new VmiStartError(error.reason, error.message, { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  identify(definition: DomainDefinition): VmiIdentity | undefined {
+    return vmiUidFromDomain(definition);
+  }
+
+  removeFiles(vmDir: string): Promise<void> {
+    return removeVmFiles(vmDir);
+  }
+}

@@ -1,0 +1,113 @@
+// The libvirt side of a VM's life: define and start it, and remove it with its files.
+import { join } from "node:path";
+import type { Logger } from "pino";
+import { domainToXml } from "../../libvirt/domain-xml/index.js";
+import {
+  type Connection,
+  type Domain,
+  DomainState,
+  ErrorCode,
+  LibvirtError,
+  StartFlags,
+  UndefineFlags,
+} from "../../libvirt/index.js";
+import type { Frozen } from "../../runtime/index.js";
+import type { Vmi } from "../kinds.js";
+import { withHandlerTag } from "./domain-tag.js";
+import type { ObservedDomain } from "./observed-domain.js";
+import type { VmiDomainFactory } from "./vmi-domain-factory.js";
+
+export interface DomainLifecycleOptions {
+  readonly connection: Connection;
+  readonly factory: VmiDomainFactory;
+  readonly nodeName: string;
+  /** Per-VM directories live here, one per VMI uid. */
+  readonly stateDir: string;
+}
+
+export class DomainLifecycle {
+  readonly #options: DomainLifecycleOptions;
+
+  constructor(options: DomainLifecycleOptions) {
+    this.#options = options;
+  }
+
+  vmDir(uid: string): string {
+    if (!/^[A-Za-z0-9-]+$/.test(uid)) throw new Error(`"${uid}" is not a VMI uid`);
+    return join(this.#options.stateDir, uid);
+  }
+
+  /** Prepares the VM's files, defines its domain (tagged for this node) and starts it. */
+  async defineAndStart(vmi: Vmi, emulation: boolean, log: Logger): Promise<void> {
+    const { factory, connection, nodeName } = this.#options;
+    const began = performance.now();
+    const vmDir = this.vmDir(vmi.metadata?.uid ?? "");
+    const definition = withHandlerTag(await factory.build(vmi, { vmDir, emulation }), nodeName);
+    const built = performance.now();
+    const domain = await connection.defineDomain(domainToXml(definition));
+    const defined = performance.now();
+    try {
+      await this.start(domain, vmi);
+      const timings = {
+        prepareMs: ms(built - began),
+        defineMs: ms(defined - built),
+        startMs: ms(performance.now() - defined),
+      };
+      log.info({ domain: definition.name, emulation, ...timings }, "domain defined and started");
+    } finally {
+      domain.free();
+    }
+  }
+
+  /** Starts a domain that is defined but not running (paused, when the VMI's startStrategy says so). */
+  async start(domain: Domain, vmi: Frozen<Vmi>): Promise<void> {
+    await domain.start(vmi.spec.startStrategy === "Paused" ? StartFlags.Paused : StartFlags.None);
+  }
+
+  /** Stops QEMU at once; a domain that stopped meanwhile is fine. */
+  async destroy(domain: Domain): Promise<void> {
+    await ignoreNotRunning(domain.destroy());
+  }
+
+  /**
+   * Removes a domain and its VM's files: QEMU stopped (if it still runs), files removed, then the
+   * definition. The definition goes last, so that an interrupted cleanup leaves a domain that
+   * names its VMI, and the next look finishes the job.
+   */
+  async remove(observed: ObservedDomain, log: Logger): Promise<void> {
+    const { handle, identity, facts } = observed;
+    if (facts.state !== DomainState.Shutoff) await ignoreNotRunning(handle.destroy());
+    if (identity !== undefined) await this.#options.factory.removeFiles(this.vmDir(identity.uid));
+    // An EFI domain has an NVRAM file libvirt made for it; undefine refuses to leave it behind.
+    const os = observed.definition?.os;
+    const nvram = os?.nvram !== undefined || os?.firmware === "efi";
+    await ignoreMissing(handle.undefine(nvram ? UndefineFlags.Nvram : UndefineFlags.None));
+    log.info({ domain: observed.name }, "domain and files removed");
+  }
+
+  /** Removes the VM directory of `uid` (for a VMI whose domain is already gone). */
+  async removeFiles(uid: string): Promise<void> {
+    await this.#options.factory.removeFiles(this.vmDir(uid));
+  }
+}
+
+/** destroy() of a domain that stopped meanwhile is not an error worth retrying. */
+async function ignoreNotRunning(call: Promise<void>): Promise<void> {
+  try {
+    await call;
+  } catch (error) {
+    if (!LibvirtError.is(error, ErrorCode.OperationInvalid, ErrorCode.NoDomain)) throw error;
+  }
+}
+
+async function ignoreMissing(call: Promise<void>): Promise<void> {
+  try {
+    await call;
+  } catch (error) {
+    if (!LibvirtError.is(error, ErrorCode.NoDomain)) throw error;
+  }
+}
+
+function ms(duration: number): number {
+  return Math.round(duration);
+}

@@ -1,0 +1,47 @@
+// What the handler's controllers need from the VMI → domain conversion, as an interface: the
+// controllers are wired to the converter and volume preparation in main.ts (and tests can wrap
+// them). The implementation over virt-handler/converter and virt-handler/storage is
+// converter-domain-factory.ts.
+import type { DomainDefinition } from "../../libvirt/domain-xml/index.js";
+import type { Vmi } from "../kinds.js";
+
+/** The VMI a domain belongs to, as the converter records it in the domain's metadata. */
+export interface VmiIdentity {
+  readonly uid: string;
+  readonly namespace: string;
+  readonly name: string;
+}
+
+export interface BuildOptions {
+  /** The VM's own directory: overlays, cloud-init images, sockets and logs go there. */
+  readonly vmDir: string;
+  /** Run under TCG (`<domain type='qemu'>`) instead of KVM. */
+  readonly emulation: boolean;
+}
+
+export interface VmiDomainFactory {
+  /** The libvirt domain name of a VMI (KubeVirt's "<namespace>_<name>"). */
+  domainName(vmi: { metadata?: { namespace?: string; name?: string } }): string;
+  /**
+   * Prepares the VM's files in `vmDir` and returns its domain. Throws VmiStartError when the VMI
+   * can never run as it is (retrying cannot help); any other error is worth retrying.
+   */
+  build(vmi: Vmi, options: BuildOptions): Promise<DomainDefinition>;
+  /** The VMI a domain definition was made for, or undefined when it is not a VMI's domain. */
+  identify(definition: DomainDefinition): VmiIdentity | undefined;
+  /** Removes the VM's directory and everything in it; idempotent. */
+  removeFiles(vmDir: string): Promise<void>;
+}
+
+/** A VMI that cannot run as specified; `reason` becomes the Failed VMI's reason. */
+export class VmiStartError extends Error {
+  override readonly name = "VmiStartError";
+
+  constructor(
+    readonly reason: string,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,355 @@
+#!/usr/bin/env -S UV_THREADPOOL_SIZE=8 node
+// virt-handler: the node agent. One per node; it turns the VMIs scheduled to its node into libvirt
+// domains, reports their life into the VMIs, and keeps the node's heartbeat, schedulable label and
+// KVM resource. This file is the only place where it is wired together.
+//
+// libvirt's event pump holds one libuv pool thread for the life of the process: run it with
+// UV_THREADPOOL_SIZE=8 (the shebang does, when the file is executed directly). Setting the
+// variable from inside an ES module is too late: Node's ESM loader has started the pool by then.
+import { realpathSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { KubeConfig } from "@kubernetes/client-node";
+import { Command, InvalidArgumentError } from "commander";
+import { type Logger, pino } from "pino";
+import { LABELS } from "../api/index.js";
+import { Connection, type ReconnectOptions } from "../libvirt/index.js";
+import {
+  Backoff,
+  type Controller,
+  Manager,
+  type ManagerExit,
+  objectKey,
+  type SharedInformer,
+  sleep,
+  stopOnSignals,
+  systemClock,
+} from "../runtime/index.js";
+import { ClusterConfig } from "./config/cluster-config.js";
+import { LocalImageStore } from "./container-disk/index.js";
+import { efiFirmwareInstalled } from "./converter/index.js";
+import { ConverterDomainFactory } from "./domain/converter-domain-factory.js";
+import { enqueueOnDomainEvents } from "./domain/domain-events.js";
+import { DomainLifecycle } from "./domain/domain-lifecycle.js";
+import type { VmiDomainFactory } from "./domain/vmi-domain-factory.js";
+import { type KubeVirt, kubeVirtKind, nodeKind, type Pod, podKind, type Vmi, vmiKind } from "./kinds.js";
+import { sampleRunningVmis } from "./metrics/running-vmi-samples.js";
+import { registerVmiMetrics } from "./metrics/vmi-metrics.js";
+import { kvmBootProbe } from "./node/kvm-boot-probe.js";
+import { detectKvm, type KvmStatus } from "./node/kvm-detection.js";
+import { NodeHeartbeat } from "./node/node-heartbeat.js";
+import { CREATED_BY_INDEX, createdByIndexer } from "./vmi/launcher-pod.js";
+import { runPermission } from "./vmi/run-permission.js";
+import { StartupSweep } from "./vmi/startup-sweep.js";
+import { withClusterDefaults } from "./vmi/vmi-defaults.js";
+import { VmiReconciler, type VmiReconcilerOptions } from "./vmi/vmi-reconciler.js";
+
+export interface VirtHandlerOptions {
+  readonly nodeName: string;
+  readonly libvirtUri: string;
+  readonly kubeConfig: KubeConfig;
+  /** Where the KubeVirt CR lives. */
+  readonly namespace: string;
+  /** Per-VM directories, one per VMI uid. */
+  readonly stateDir: string;
+  /** The local image store directory containerDisks resolve from (LocalImageStore). */
+  readonly imageStore: string;
+  /** /healthz, /readyz and /metrics; undefined serves none. */
+  readonly listen?: { readonly host: string; readonly port: number };
+  readonly heartbeatIntervalMs?: number;
+  /** VMIs reconciled at once (default 4). */
+  readonly workers?: number;
+  readonly log: Logger;
+  /** Test seams: a known KVM status instead of probing, another factory, libvirt reconnection. */
+  readonly kvm?: KvmStatus;
+  readonly factory?: VmiDomainFactory;
+  readonly reconnect?: ReconnectOptions;
+}
+
+export interface RunningVirtHandler {
+  readonly manager: Manager;
+  readonly connection: Connection;
+  readonly kvm: KvmStatus;
+  /** Stops the handler; the VMs keep running. */
+  stop(): Promise<void>;
+  /** Resolves once the handler stopped (and closed its libvirt connection). */
+  readonly done: Promise<ManagerExit>;
+}
+
+const VMI_UID_INDEX = "uid";
+
+export async function startVirtHandler(options: VirtHandlerOptions): Promise<RunningVirtHandler> {
+  const { log, nodeName } = options;
+  await mkdir(options.stateDir, { recursive: true });
+  const kvm = options.kvm ?? (await detectKvm({ bootProbe: () => kvmBootProbe() }));
+  log.info({ node: nodeName, kvm: kvm.usable, detail: kvm.detail }, "KVM detection");
+  const connection = await openLibvirt(options);
+  const factory =
+    options.factory ??
+    new ConverterDomainFactory({
+      images: new LocalImageStore(options.imageStore),
+      efiFirmwareAvailable: await efiFirmwareInstalled(),
+    });
+  const manager = new Manager({
+    name: "virt-handler",
+    kubeConfig: options.kubeConfig,
+    log,
+    ...(options.listen ? { health: { ...options.listen } } : {}),
+  });
+  const stopWiring = wire(manager, connection, factory, kvm, options);
+  await manager.start();
+  const done = manager.done.then(async (exit) => {
+    stopWiring();
+    await connection.close();
+    return exit;
+  });
+  return { manager, connection, kvm, stop: () => manager.stop().then(() => undefined), done };
+}
+
+/** Opens libvirt's connection, retrying until it answers (a node's libvirtd may start after us). */
+async function openLibvirt(options: VirtHandlerOptions): Promise<Connection> {
+  const backoff = new Backoff({ initialMs: 500, maxMs: 10_000 });
+  for (;;) {
+    try {
+      return await Connection.open(options.libvirtUri, { reconnect: options.reconnect ?? {} });
+    } catch (error) {
+      const delayMs = backoff.next();
+      options.log.warn(
+        { err: error, uri: options.libvirtUri, retryInMs: delayMs },
+        "libvirt does not answer",
+      );
+      await sleep(systemClock, delayMs);
+    }
+  }
+}
+
+interface Caches {
+  readonly vmis: SharedInformer<Vmi>;
+  readonly pods: SharedInformer<Pod>;
+  readonly kubevirts: SharedInformer<KubeVirt>;
+}
+
+/** The VMIs and launcher pods of this node, and the KubeVirt CRs (few: filtered in the cache). */
+function watchCaches(manager: Manager, nodeName: string): Caches {
+  return {
+    vmis: manager.informer(vmiKind, {
+      labelSelector: `${LABELS.nodeName}=${nodeName}`,
+      indexers: { [VMI_UID_INDEX]: (vmi) => [vmi.metadata?.uid ?? ""] },
+      resyncMs: 5 * 60_000, // a look now and then, in case a libvirt event was missed
+    }),
+    pods: manager.informer(podKind, {
+      fieldSelector: `spec.nodeName=${nodeName}`,
+      indexers: { [CREATED_BY_INDEX]: createdByIndexer },
+    }),
+    kubevirts: manager.informer(kubeVirtKind),
+  };
+}
+
+/** Informers, controllers and runnables; returns what undoes the subscriptions made outside the manager. */
+function wire(
+  manager: Manager,
+  connection: Connection,
+  factory: VmiDomainFactory,
+  kvm: KvmStatus,
+  options: VirtHandlerOptions,
+): () => void {
+  const { nodeName, log } = options;
+  const caches = watchCaches(manager, nodeName);
+  const config = new ClusterConfig(caches.kubevirts, options.namespace);
+  const lifecycle = new DomainLifecycle({ connection, factory, nodeName, stateDir: options.stateDir });
+  const controller = vmiController(manager, caches, {
+    nodeName,
+    connection,
+    factory,
+    lifecycle,
+    permission: () => runPermission(kvm, config.current(), nodeName),
+    withDefaults: (vmi) => withClusterDefaults(vmi, config.current().configuration),
+    workers: options.workers ?? 4,
+  });
+  const enqueueAll = (): void => {
+    for (const key of caches.vmis.keys()) controller.enqueue(key);
+  };
+  config.onChange((current) => {
+    log.info({ useEmulation: current.useEmulation }, "KubeVirt configuration changed");
+    enqueueAll();
+  });
+  const sweep = new StartupSweep({
+    ...{ nodeName, stateDir: options.stateDir, connection, factory, lifecycle, vmis: caches.vmis, log },
+    alsoSynced: [caches.pods, caches.kubevirts],
+    enqueue: (key) => controller.enqueue(key),
+  });
+  manager.add(sweep);
+  const heartbeat = new NodeHeartbeat({
+    nodeName,
+    nodes: manager.client.resource(nodeKind),
+    libvirtAnswers: () => libvirtAnswers(connection),
+    kvm,
+    ...(options.heartbeatIntervalMs ? { intervalMs: options.heartbeatIntervalMs } : {}),
+    log,
+  });
+  manager.add(heartbeat);
+  registerVmiMetrics({
+    registry: manager.registry,
+    nodeName,
+    sample: () => sampleRunningVmis(caches.vmis.list(), connection, factory, options.libvirtUri),
+  });
+  return followLibvirt(connection, log, {
+    domainChanged: (key) => controller.enqueue(key),
+    connectionChanged: () => heartbeat.trigger(),
+    reconnected: () => {
+      enqueueAll();
+      sweep.enqueueNodeDomains();
+    },
+  });
+}
+
+type ControllerDeps = Omit<VmiReconcilerOptions, "vmis" | "vmiClient" | "launcher" | "events" | "clock"> & {
+  readonly workers: number;
+};
+
+/** The VMI controller: keyed by VMI, fed by VMI and launcher pod changes (and by libvirt, see followLibvirt). */
+function vmiController(manager: Manager, caches: Caches, deps: ControllerDeps): Controller {
+  const { workers, ...reconcilerDeps } = deps;
+  const reconciler = new VmiReconciler({
+    ...reconcilerDeps,
+    vmis: caches.vmis,
+    vmiClient: manager.client.resource(vmiKind),
+    launcher: { pods: caches.pods, podClient: manager.client.resource(podKind) },
+    events: manager.events,
+    clock: systemClock,
+  });
+  const controller = manager.controller({
+    name: "vmi",
+    workers,
+    needsLeaderElection: false,
+    reconcile: reconciler.reconcile,
+  });
+  controller.watch(caches.vmis);
+  controller.watch(caches.pods, (pod) => {
+    const uid = pod.metadata?.labels?.[LABELS.createdBy];
+    return uid === undefined ? [] : caches.vmis.byIndex(VMI_UID_INDEX, uid).map((vmi) => objectKey(vmi));
+  });
+  controller.dependsOn(caches.kubevirts); // never decide on KubeVirt's defaults before the CR was read
+  return controller;
+}
+
+/** Domain events enqueue their VMI; losing or regaining libvirt's connection is reported at once. */
+function followLibvirt(
+  connection: Connection,
+  log: Logger,
+  on: { domainChanged(key: string): void; connectionChanged(): void; reconnected(): void },
+): () => void {
+  const events = enqueueOnDomainEvents(connection, on.domainChanged);
+  const onDisconnected = (): void => {
+    log.warn("libvirt's connection was lost: the node is not schedulable until it is back");
+    on.connectionChanged();
+  };
+  const onReconnected = (): void => {
+    log.info("libvirt's connection is back: looking at every VMI again");
+    on.connectionChanged();
+    on.reconnected(); // events of the time without a connection are lost
+  };
+  connection.on("disconnected", onDisconnected);
+  connection.on("reconnected", onReconnected);
+  return () => {
+    events.unsubscribe();
+    connection.off("disconnected", onDisconnected);
+    connection.off("reconnected", onReconnected);
+  };
+}
+
+function libvirtAnswers(connection: Connection): boolean {
+  if (!connection.connected) return false;
+  try {
+    connection.versions();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// ---- the command line ---------------------------------------------------------------------------
+
+function port(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535) {
+    throw new InvalidArgumentError("not a port number (0-65535)");
+  }
+  return parsed;
+}
+
+function loadKubeConfig(path: string | undefined): KubeConfig {
+  const kubeConfig = new KubeConfig();
+  if (path !== undefined) kubeConfig.loadFromFile(path);
+  else if (process.env.KUBERNETES_SERVICE_HOST)
+    kubeConfig.loadFromCluster(process.env.KUBEVIRT_TS_ROOT ?? "");
+  else kubeConfig.loadFromDefault();
+  return kubeConfig;
+}
+
+interface CommandLine {
+  nodeName?: string;
+  libvirtUri: string;
+  kubeconfig?: string;
+  namespace: string;
+  stateDir?: string;
+  imageStore: string;
+  listenAddress: string;
+  port: number;
+  heartbeatInterval: number;
+  logLevel: string;
+}
+
+export function parseCommandLine(argv: readonly string[]): CommandLine {
+  const program = new Command("virt-handler")
+    .description("kubevirt-ts node agent: runs the VMIs of its node as libvirt domains")
+    .option("--node-name <name>", "this node's name (default: $NODE_NAME, else the hostname)")
+    .option("--libvirt-uri <uri>", "libvirt connection URI", "qemu:///system")
+    .option("--kubeconfig <file>", "kubeconfig (default: in-cluster when KUBERNETES_SERVICE_HOST is set)")
+    .option("--namespace <ns>", "namespace of the KubeVirt CR", "kubevirt")
+    .option("--state-dir <dir>", "per-VM files (default: /var/lib/kubevirt-ts/<node>)")
+    .option("--image-store <dir>", "local image store for containerDisks", "/var/lib/kubevirt-ts/images")
+    .option("--listen-address <ip>", "address of /healthz and /metrics", process.env.POD_IP ?? "0.0.0.0")
+    .option("--port <n>", "port of /healthz and /metrics (0: any free one)", port, 8443)
+    .option("--heartbeat-interval <seconds>", "node heartbeat interval", Number, 30)
+    .option("--log-level <level>", "pino log level", "info");
+  program.parse(argv, { from: "node" });
+  return program.opts<CommandLine>();
+}
+
+async function main(): Promise<void> {
+  const flags = parseCommandLine(process.argv);
+  const log = pino({ level: flags.logLevel });
+  const pool = Number(process.env.UV_THREADPOOL_SIZE ?? "4");
+  if (pool < 8) log.warn({ UV_THREADPOOL_SIZE: pool }, "start virt-handler with UV_THREADPOOL_SIZE=8");
+  const nodeName = flags.nodeName ?? process.env.NODE_NAME ?? hostname();
+  const handler = await startVirtHandler({
+    nodeName,
+    libvirtUri: flags.libvirtUri,
+    kubeConfig: loadKubeConfig(flags.kubeconfig),
+    namespace: flags.namespace,
+    stateDir: flags.stateDir ?? join("/var/lib/kubevirt-ts", nodeName),
+    imageStore: flags.imageStore,
+    listen: { host: flags.listenAddress, port: flags.port },
+    heartbeatIntervalMs: flags.heartbeatInterval * 1000,
+    log,
+  });
+  log.info({ metrics: handler.manager.healthUrl }, "virt-handler started");
+  stopOnSignals(handler, log);
+  const exit = await handler.done;
+  process.exitCode = exit.reason === "stopped" ? 0 : 1;
+}
+
+function isEntryPoint(): boolean {
+  const entry = process.argv[1];
+  return entry !== undefined && import.meta.url === pathToFileURL(realpathSync(entry)).href;
+}
+
+if (isEntryPoint()) {
+  main().catch((error: unknown) => {
+    console.error(`virt-handler: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,38 @@
+// The launcher pod is the VM's anchor in Kubernetes: while it exists the VM should run, and when it
+// is deleted (or ends) the VM must stop. It is found by the label virt-controller puts on it.
+import { LABELS } from "../../api/index.js";
+import { byLabel, type Frozen, type ResourceClient, type SharedInformer } from "../../runtime/index.js";
+import type { Pod, Vmi } from "../kinds.js";
+import type { LauncherState } from "./vmi-decision.js";
+
+/** The index of the pod informer by `kubevirt.io/created-by` (the VMI's uid). */
+export const CREATED_BY_INDEX = "createdBy";
+export const createdByIndexer = byLabel<Pod>(LABELS.createdBy);
+
+/** A pod that no longer anchors a VM: being deleted, or its containers ended. */
+export function isTerminating(pod: Frozen<Pod>): boolean {
+  const phase = pod.status?.phase;
+  return Boolean(pod.metadata?.deletionTimestamp) || phase === "Succeeded" || phase === "Failed";
+}
+
+export interface LauncherLookup {
+  /** Pods of this node, indexed by CREATED_BY_INDEX. */
+  readonly pods: SharedInformer<Pod>;
+  readonly podClient: ResourceClient<Pod>;
+}
+
+/**
+ * Whether the VMI's launcher pod still stands. The cache decides when it has the pod; when it
+ * does not, the API server is asked before concluding that the pod is gone, since the pod informer
+ * may lag behind the VMI informer (and a wrong "gone" would stop a VM).
+ */
+export async function launcherState(vmi: Frozen<Vmi>, lookup: LauncherLookup): Promise<LauncherState> {
+  const uid = vmi.metadata?.uid ?? "";
+  const cached = lookup.pods.byIndex(CREATED_BY_INDEX, uid);
+  if (cached.length > 0) return cached.some((pod) => !isTerminating(pod)) ? "present" : "gone";
+  const listed = await lookup.podClient.list({
+    labelSelector: `${LABELS.createdBy}=${uid}`,
+    ...(vmi.metadata?.namespace ? { namespace: vmi.metadata.namespace } : {}),
+  });
+  return listed.items.some((pod) => !isTerminating(pod as Frozen<Pod>)) ? "present" : "gone";
+}

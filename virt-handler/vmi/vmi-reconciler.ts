@@ -1,0 +1,231 @@
+// The VMI controller of virt-handler: for one VMI key it reads the VMI (cache), its domain
+// (libvirt) and its launcher pod, decides (vmi-decision.ts), acts on libvirt, and writes the VMI
+// at most once. Domains of VMIs that are gone are removed here too, so that a domain event or a
+// startup scan of libvirt is enough to clean up after a VMI deleted while nobody watched.
+import type { Logger } from "pino";
+import type { Connection } from "../../libvirt/index.js";
+import {
+  type Clock,
+  type EventRecorder,
+  type Frozen,
+  NotFoundError,
+  type ReconcileRequest,
+  type ReconcileResult,
+  type ResourceClient,
+  type SharedInformer,
+} from "../../runtime/index.js";
+import type { DomainLifecycle } from "../domain/domain-lifecycle.js";
+import { type ObservedDomain, observeDomainByName } from "../domain/observed-domain.js";
+import { type VmiDomainFactory, VmiStartError } from "../domain/vmi-domain-factory.js";
+import type { Vmi } from "../kinds.js";
+import { type LauncherLookup, launcherState } from "./launcher-pod.js";
+import { OwnWrites } from "./own-writes.js";
+import { cannotStart, type Decision, decide, type RunPermission } from "./vmi-decision.js";
+
+export interface VmiReconcilerOptions {
+  readonly nodeName: string;
+  /** VMIs of this node (label kubevirt.io/nodeName). */
+  readonly vmis: SharedInformer<Vmi>;
+  readonly vmiClient: ResourceClient<Vmi>;
+  readonly launcher: LauncherLookup;
+  readonly connection: Connection;
+  readonly factory: VmiDomainFactory;
+  readonly lifecycle: DomainLifecycle;
+  /** Whether (and how) VMIs may start now: KVM, or emulation when the configuration allows it. */
+  readonly permission: () => RunPermission;
+  /** The VMI with KubeVirt's defaults for the current cluster configuration. */
+  readonly withDefaults: (vmi: Frozen<Vmi>) => Vmi;
+  readonly events: EventRecorder;
+  readonly clock: Clock;
+}
+
+/** What one step of a reconcile leads to: look again (libvirt changed), or stop here. */
+type StepResult = { readonly again: true } | { readonly again: false; readonly result?: ReconcileResult };
+
+const AGAIN: StepResult = { again: true };
+const DONE: StepResult = { again: false };
+/** Define + start, then write: one reconcile never needs more steps than this. */
+const MAX_STEPS = 4;
+
+export class VmiReconciler {
+  readonly #options: VmiReconcilerOptions;
+  /** When an ACPI shutdown was asked for, by VMI uid (lost on restart: the grace period starts again). */
+  readonly #shutdowns = new Map<string, number>();
+  readonly #writes = new OwnWrites();
+
+  constructor(options: VmiReconcilerOptions) {
+    this.#options = options;
+  }
+
+  readonly reconcile = async (request: ReconcileRequest): Promise<ReconcileResult | undefined> => {
+    const { key, log } = request;
+    const vmi = this.#options.vmis.get(key);
+    if (vmi !== undefined && this.#writes.isStale(key, vmi.metadata?.resourceVersion)) {
+      return { requeueAfterMs: 2_000 }; // normally the informer's update event comes first
+    }
+    const domainName = this.#options.factory.domainName({
+      metadata: { name: request.name, ...(request.namespace ? { namespace: request.namespace } : {}) },
+    });
+    const held: { observed: ObservedDomain | undefined } = { observed: this.#observe(domainName) };
+    try {
+      const stale = held.observed;
+      if (stale !== undefined && stale.identity?.uid !== vmi?.metadata?.uid) {
+        if (await this.#vmiStillExists(stale, vmi)) return { requeueAfterMs: 5_000 };
+        await this.#options.lifecycle.remove(stale, log);
+        this.#shutdowns.delete(stale.identity?.uid ?? "");
+        held.observed = undefined;
+        stale.handle.free();
+      }
+      if (vmi === undefined) {
+        this.#writes.forget(key);
+        return undefined;
+      }
+      if (vmi.status?.nodeName !== this.#options.nodeName) return undefined;
+      for (let step = 0; step < MAX_STEPS; step += 1) {
+        const decision = decide(await this.#decisionInput(vmi, held.observed));
+        const outcome = await this.#execute(decision, vmi, held.observed, request);
+        if (!outcome.again) return outcome.result;
+        held.observed?.handle.free();
+        held.observed = this.#observe(domainName);
+      }
+      throw new Error(`the VMI's domain kept changing: gave up after ${MAX_STEPS} steps`);
+    } finally {
+      held.observed?.handle.free();
+    }
+  };
+
+  /** The domain called `domainName` if this node's handler defined it; others' domains are left alone. */
+  #observe(domainName: string): ObservedDomain | undefined {
+    const { connection, factory, nodeName } = this.#options;
+    const observed = observeDomainByName(connection, domainName, factory);
+    if (observed === undefined) return undefined;
+    if (observed.identity !== undefined && observed.node === nodeName) return observed;
+    observed.handle.free();
+    return undefined;
+  }
+
+  /**
+   * Whether the VMI a domain names still exists although the cache does not show it (the cache
+   * lags, or the VMI no longer carries this node's label): then its domain is not an orphan.
+   */
+  async #vmiStillExists(observed: ObservedDomain, cached: Frozen<Vmi> | undefined): Promise<boolean> {
+    const identity = observed.identity;
+    if (identity === undefined || cached !== undefined) return false;
+    try {
+      const live = await this.#options.vmiClient.get({ namespace: identity.namespace, name: identity.name });
+      return live.metadata?.uid === identity.uid;
+    } catch (error) {
+      if (error instanceof NotFoundError) return false;
+      throw error;
+    }
+  }
+
+  async #decisionInput(vmi: Frozen<Vmi>, observed: ObservedDomain | undefined) {
+    const phase = vmi.status?.phase;
+    const anchored = (phase === "Scheduled" || phase === "Running") && !vmi.metadata?.deletionTimestamp;
+    return {
+      vmi,
+      domain: observed?.facts,
+      launcher: anchored ? await launcherState(vmi, this.#options.launcher) : ("present" as const),
+      permission: this.#options.permission(),
+      shutdownRequestedAt: this.#shutdowns.get(vmi.metadata?.uid ?? ""),
+      now: this.#options.clock.now(),
+    };
+  }
+
+  async #execute(
+    decision: Decision,
+    vmi: Frozen<Vmi>,
+    observed: ObservedDomain | undefined,
+    request: ReconcileRequest,
+  ): Promise<StepResult> {
+    const { log } = request;
+    const uid = vmi.metadata?.uid ?? "";
+    switch (decision.kind) {
+      case "none":
+        return DONE;
+      case "start":
+        return this.#start(vmi, observed, decision.emulation, request);
+      case "shutdown":
+        if (observed === undefined) return AGAIN;
+        log.info({ graceMs: decision.recheckInMs }, "stopping the VMI: ACPI shutdown");
+        await observed.handle.shutdown();
+        this.#shutdowns.set(uid, this.#options.clock.now());
+        return { again: false, result: { requeueAfterMs: decision.recheckInMs } };
+      case "destroy":
+        if (observed === undefined) return AGAIN;
+        log.info("stopping the VMI: destroying its domain");
+        await this.#options.lifecycle.destroy(observed.handle);
+        return AGAIN;
+      case "wait":
+        return { again: false, result: { requeueAfterMs: decision.recheckInMs } };
+      case "write":
+        await this.#write(request.key, vmi, decision.vmi, log);
+        return DONE;
+      case "finish":
+        await this.#finish(decision, vmi, observed, request);
+        return DONE;
+    }
+  }
+
+  async #start(
+    vmi: Frozen<Vmi>,
+    observed: ObservedDomain | undefined,
+    emulation: boolean,
+    request: ReconcileRequest,
+  ): Promise<StepResult> {
+    const { lifecycle, events, clock, withDefaults } = this.#options;
+    try {
+      if (observed === undefined) await lifecycle.defineAndStart(withDefaults(vmi), emulation, request.log);
+      else await lifecycle.start(observed.handle, vmi);
+    } catch (error) {
+      if (error instanceof VmiStartError) {
+        request.log.warn({ reason: error.reason, err: error }, "the VMI cannot start");
+        events.warning(vmi, error.reason, error.message);
+        const failed = cannotStart(vmi, error, clock.now());
+        await this.#execute(failed, vmi, observed, request);
+        return DONE;
+      }
+      events.warning(vmi, "SyncFailed", `starting the VMI failed: ${messageOf(error)}`);
+      throw error;
+    }
+    events.normal(
+      vmi,
+      "Started",
+      `VirtualMachineInstance started${emulation ? " (software emulation)" : ""}`,
+    );
+    return AGAIN;
+  }
+
+  async #finish(
+    decision: Extract<Decision, { kind: "finish" }>,
+    vmi: Frozen<Vmi>,
+    observed: ObservedDomain | undefined,
+    request: ReconcileRequest,
+  ): Promise<void> {
+    const uid = vmi.metadata?.uid ?? "";
+    const cleanup = async (): Promise<void> => {
+      if (observed !== undefined) await this.#options.lifecycle.remove(observed, request.log);
+      else await this.#options.lifecycle.removeFiles(uid);
+      this.#shutdowns.delete(uid);
+    };
+    if (decision.cleanupFirst) await cleanup();
+    if (decision.vmi !== undefined) await this.#write(request.key, vmi, decision.vmi, request.log);
+    if (!decision.cleanupFirst) await cleanup();
+  }
+
+  async #write(key: string, before: Frozen<Vmi>, after: Vmi, log: Logger): Promise<void> {
+    try {
+      await this.#options.vmiClient.update(after);
+      this.#writes.wrote(key, before.metadata?.resourceVersion);
+      log.info({ phase: after.status?.phase, reason: after.status?.reason }, "VMI status written");
+    } catch (error) {
+      if (error instanceof NotFoundError) return; // deleted meanwhile: nothing left to report to
+      throw error;
+    }
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

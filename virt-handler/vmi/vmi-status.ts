@@ -1,0 +1,160 @@
+// A VMI's status computed from its domain's state (pure functions: no clock, no I/O). Recomputing
+// from the same facts gives the same status, transition times included, so an unchanged domain
+// never causes a write.
+import {
+  type Condition,
+  type VirtualMachineInstancePhase,
+  type VirtualMachineInstanceStatus,
+  VMI_CONDITION_TYPES,
+  VMI_READY_REASONS,
+} from "../../api/index.js";
+import type { NetworkInterface } from "../../libvirt/domain-xml/index.js";
+import { CrashedReason, DomainState, PausedReason, ShutoffReason } from "../../libvirt/index.js";
+import { type Frozen, mutableCopy } from "../../runtime/index.js";
+import type { DomainFacts } from "../domain/observed-domain.js";
+import type { Vmi } from "../kinds.js";
+import { rfc3339Seconds } from "../node/node-state.js";
+
+export type VmiStatus = VirtualMachineInstanceStatus;
+type InterfaceStatus = NonNullable<VmiStatus["interfaces"]>[number];
+
+/** How a VMI ended: its final phase and why. */
+export interface FinalOutcome {
+  readonly phase: "Succeeded" | "Failed";
+  readonly reason: string;
+  readonly message: string;
+}
+
+/** QEMU's user-mode network (slirp) gives the guest this address by convention. */
+export const USER_NETWORK_GUEST_IP = "10.0.2.15";
+
+/** How a domain that is no longer running ended (libvirt's shutoff or crashed reason). */
+export function outcomeOfStoppedDomain(facts: DomainFacts): FinalOutcome {
+  if (facts.state === DomainState.Crashed) {
+    return facts.reason === CrashedReason.Panicked
+      ? failed("GuestPanicked", "the guest kernel panicked")
+      : failed("Crashed", "the domain crashed");
+  }
+  switch (facts.reason) {
+    case ShutoffReason.Shutdown:
+      return { phase: "Succeeded", reason: "GuestShutdown", message: "the guest powered itself off" };
+    case ShutoffReason.Saved:
+    case ShutoffReason.FromSnapshot:
+    case ShutoffReason.Migrated:
+      return { phase: "Succeeded", reason: "Stopped", message: "the domain was stopped by libvirt" };
+    case ShutoffReason.Destroyed:
+      return failed("Destroyed", "the domain was destroyed outside of KubeVirt");
+    case ShutoffReason.Crashed:
+      return failed("Crashed", "QEMU exited unexpectedly (the domain crashed)");
+    case ShutoffReason.Failed:
+      return failed("Failed", "QEMU failed to run the domain");
+    case ShutoffReason.Daemon:
+      return failed("Daemon", "libvirtd stopped the domain");
+    default:
+      return failed("Unknown", "the domain stopped for an unknown reason");
+  }
+}
+
+function failed(reason: string, message: string): FinalOutcome {
+  return { phase: "Failed", reason, message };
+}
+
+/** The status of a VMI whose domain runs (or is paused). */
+export function runningStatus(vmi: Frozen<Vmi>, facts: DomainFacts, now: number): VmiStatus {
+  const status = withPhase(vmi, "Running", now);
+  delete status.reason;
+  const paused = facts.state === DomainState.Paused && facts.reason !== PausedReason.StartingUp;
+  status.conditions = setCondition(
+    status.conditions,
+    paused
+      ? { type: VMI_CONDITION_TYPES.ready, status: "False", reason: VMI_READY_REASONS.guestNotRunning }
+      : { type: VMI_CONDITION_TYPES.ready, status: "True" },
+    now,
+  );
+  status.conditions = paused
+    ? setCondition(status.conditions, pausedCondition(facts.reason), now)
+    : removeCondition(status.conditions, VMI_CONDITION_TYPES.paused);
+  status.interfaces = interfaceStatuses(vmi, facts.interfaces);
+  return status;
+}
+
+function pausedCondition(reason: number): Omit<Condition, "lastTransitionTime" | "lastProbeTime"> {
+  const byIoError = reason === PausedReason.IOError;
+  return {
+    type: VMI_CONDITION_TYPES.paused,
+    status: "True",
+    reason: byIoError ? "PausedIOError" : "PausedByUser",
+    message: byIoError ? "the VMI was paused by an I/O error" : "the VMI is paused",
+  };
+}
+
+/** The status of a VMI that ended: final phase, its reason, not ready, not paused. */
+export function finalStatus(vmi: Frozen<Vmi>, outcome: FinalOutcome, now: number): VmiStatus {
+  const status = withPhase(vmi, outcome.phase, now);
+  status.reason = outcome.reason;
+  status.conditions = setCondition(
+    removeCondition(status.conditions, VMI_CONDITION_TYPES.paused),
+    {
+      type: VMI_CONDITION_TYPES.ready,
+      status: "False",
+      reason: VMI_READY_REASONS.guestNotRunning,
+      message: outcome.message,
+    },
+    now,
+  );
+  return status;
+}
+
+/** A copy of the status in `phase`, with the transition recorded when the phase changes. */
+function withPhase(vmi: Frozen<Vmi>, phase: VirtualMachineInstancePhase, now: number): VmiStatus {
+  const status = mutableCopy<VmiStatus>(vmi.status ?? {});
+  if (status.phase === phase) return status;
+  status.phase = phase;
+  status.phaseTransitionTimestamps = [
+    ...(status.phaseTransitionTimestamps ?? []),
+    { phase, phaseTransitionTimestamp: rfc3339Seconds(now) },
+  ];
+  return status;
+}
+
+/** Sets a condition; its lastTransitionTime changes only when its status does. */
+export function setCondition(
+  conditions: readonly Condition[] | undefined,
+  wanted: Omit<Condition, "lastTransitionTime" | "lastProbeTime">,
+  now: number,
+): Condition[] {
+  const previous = conditions?.find((condition) => condition.type === wanted.type);
+  const transition =
+    previous?.status === wanted.status && previous.lastTransitionTime
+      ? previous.lastTransitionTime
+      : rfc3339Seconds(now);
+  const condition: Condition = { ...wanted, lastProbeTime: null, lastTransitionTime: transition };
+  return [...removeCondition(conditions, wanted.type), condition];
+}
+
+function removeCondition(conditions: readonly Condition[] | undefined, type: string): Condition[] {
+  return (conditions ?? []).filter((condition) => condition.type !== type);
+}
+
+/**
+ * `status.interfaces` from the domain's NICs: the VMI interface each came from (by the converter's
+ * user alias "ua-<name>", else by position), its MAC, and the guest's address where it is known
+ * without asking the guest (QEMU's user-mode network always gives the same one).
+ */
+export function interfaceStatuses(
+  vmi: Frozen<Vmi>,
+  interfaces: readonly NetworkInterface[],
+): InterfaceStatus[] {
+  const specInterfaces = vmi.spec.domain.devices.interfaces ?? [];
+  return interfaces.map((nic, index) => {
+    const name = nic.alias?.startsWith("ua-") ? nic.alias.slice(3) : specInterfaces[index]?.name;
+    const entry: InterfaceStatus = { infoSource: "domain" };
+    if (name !== undefined) entry.name = name;
+    if (nic.mac !== undefined) entry.mac = nic.mac;
+    if (nic.type === "user") {
+      entry.ipAddress = USER_NETWORK_GUEST_IP;
+      entry.ipAddresses = [USER_NETWORK_GUEST_IP];
+    }
+    return entry;
+  });
+}
