@@ -143,7 +143,7 @@ program
     6443,
   )
   .option("--kubeconfig <file>", "kubeconfig to write once the server is ready", ".local/kubeconfig")
-  .option("--node-name <name>", "name of the local node", hostname())
+  .option("--node-name <name>", "name of the local node", hostname().toLowerCase())
   .option(
     "--simulated-nodes <n>",
     "simulated nodes besides the local one (their pods run no process)",
@@ -173,12 +173,17 @@ program
       );
       process.exit(1);
     }
+    // A terminal's Ctrl+C may arrive twice (from the tty and from a parent forwarding it):
+    // the first starts the shutdown, later ones must not cut it short.
+    let stopping = false;
     const shutdown = (signal: string): void => {
+      if (stopping) return;
+      stopping = true;
       log.info({ signal }, "shutting down");
       stopAll(started, log).then(() => process.exit(0));
     };
-    process.once("SIGINT", () => shutdown("SIGINT"));
-    process.once("SIGTERM", () => shutdown("SIGTERM"));
+    process.on("SIGINT", () => shutdown("SIGINT"));
+    process.on("SIGTERM", () => shutdown("SIGTERM"));
   });
 
 await program.parseAsync(process.argv);

@@ -5,31 +5,39 @@
 // dev cluster (a Deployment and a DaemonSet whose images the node agent maps to our programs).
 // Flags are those of `dev-cluster up`; Ctrl+C stops everything.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
+/** A flag's value, as `--name value` or `--name=value` (as commander accepts them). */
 const flag = (name, fallback) => {
+  const inline = args.find((arg) => arg.startsWith(`${name}=`));
+  if (inline) return inline.slice(name.length + 1);
   const i = args.indexOf(name);
   return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
 };
 const dataDir = resolve(flag("--data-dir", ".local/dev-cluster"));
 const kubeconfig = resolve(flag("--kubeconfig", ".local/kubeconfig"));
-const nodeName = flag("--node-name", hostname());
+const nodeName = flag("--node-name", hostname().toLowerCase());
 const imageStore = resolve(root, ".local/images");
 
 function log(message) {
   process.stdout.write(`start: ${message}\n`);
 }
 
-/** KVM counts only when the CPU has vmx/svm (on these machines /dev/kvm exists but cannot run guests). */
-function kvmWorks() {
-  if (!existsSync("/dev/kvm")) return false;
-  const cpuinfo = readFileSync("/proc/cpuinfo", "utf8");
-  return /\b(vmx|svm)\b/.test(cpuinfo) && !/kvm_pvm/.test(readFileSync("/proc/modules", "utf8"));
+/**
+ * KVM counts only when virt-handler's own detection says so (a real kernel boots under it): on
+ * these machines /dev/kvm exists but cannot run ordinary guests. The CR must agree with what the
+ * handler advertises, or launcher pods would wait for a KVM device no node offers.
+ */
+async function kvmWorks() {
+  const { detectKvm } = await import(join(root, "dist", "virt-handler", "node", "kvm-detection.js"));
+  const { kvmBootProbe } = await import(join(root, "dist", "virt-handler", "node", "kvm-boot-probe.js"));
+  const status = await detectKvm({ bootProbe: () => kvmBootProbe() });
+  return status.usable;
 }
 
 function kubectl(kubectlArgs, input) {
@@ -140,30 +148,46 @@ const imageMapPath = join(dataDir, "image-map.json");
 writeFileSync(imageMapPath, `${JSON.stringify(imageMap, null, 2)}\n`);
 rmSync(kubeconfig, { force: true });
 
+// The cluster gets its own process group: a terminal's Ctrl+C reaches this script only, which
+// forwards it once, so the cluster's shutdown is never cut short by a second signal.
 const cluster = spawn(
   node,
   [join(root, "dist", "dev-cluster", "main.js"), "up", ...args, "--image-map", imageMapPath],
   {
     stdio: ["ignore", "inherit", "inherit"],
+    detached: true,
   },
 );
-const forward = (signal) => cluster.kill(signal);
-process.on("SIGINT", forward);
-process.on("SIGTERM", forward);
+let stopping = false;
+const stop = (signal) => {
+  if (stopping) return;
+  stopping = true;
+  cluster.kill(signal);
+};
+process.on("SIGINT", () => stop("SIGINT"));
+process.on("SIGTERM", () => stop("SIGTERM"));
 cluster.on("exit", (code) => process.exit(code ?? 1));
 
-await waitFor("the dev cluster's kubeconfig", () => existsSync(kubeconfig));
-const crds = readdirSync(join(root, "crds")).map((file) => join(root, "crds", file));
-kubectl(["apply", "--server-side", ...crds.flatMap((file) => ["-f", file])]);
-kubectl(["wait", "--for=condition=established", "crd", "--all", "--timeout=60s"]);
-const useEmulation = !kvmWorks();
-kubectl(
-  ["apply", "-f", "-"],
-  manifests(useEmulation)
-    .map((m) => JSON.stringify(m))
-    .join("\n"),
-);
-log(`kubevirt-ts is starting (${useEmulation ? "no usable KVM: VMs run under emulation" : "KVM"}):`);
-log(`  export KUBECONFIG=${kubeconfig}`);
-log("  kubectl -n kubevirt rollout status deployment/virt-controller");
-log("  kubectl apply -f examples/vm-tiny.yaml && kubectl get vm,vmi -w");
+try {
+  await waitFor("the dev cluster's kubeconfig", () => existsSync(kubeconfig));
+  const crds = readdirSync(join(root, "crds")).map((file) => join(root, "crds", file));
+  kubectl(["apply", "--server-side", ...crds.flatMap((file) => ["-f", file])]);
+  kubectl(["wait", "--for=condition=established", "crd", "--all", "--timeout=60s"]);
+  const useEmulation = !(await kvmWorks());
+  kubectl(
+    ["apply", "-f", "-"],
+    manifests(useEmulation)
+      .map((m) => JSON.stringify(m))
+      .join("\n"),
+  );
+  log(`kubevirt-ts is starting (${useEmulation ? "no usable KVM: VMs run under emulation" : "KVM"}):`);
+  log(`  export KUBECONFIG=${kubeconfig}`);
+  log("  kubectl -n kubevirt rollout status deployment/virt-controller");
+  log("  kubectl apply -f examples/vm-tiny.yaml && kubectl get vm,vmi -w");
+} catch (error) {
+  // Never leave a half-started cluster holding the port and the store.
+  process.stderr.write(
+    `start: ${error instanceof Error ? error.message : String(error)}; stopping the dev cluster\n`,
+  );
+  stop("SIGTERM");
+}

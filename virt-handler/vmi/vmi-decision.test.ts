@@ -83,6 +83,22 @@ describe("decide: starting", () => {
     assert.deepEqual(decision, { kind: "start", emulation: true });
   });
 
+  test("a written status read back with its keys in another order (as kube-apiserver stores them) needs no second write", () => {
+    const first = written(decide(input({ vmi: vmi("Scheduled"), domain: running })));
+    const sortKeys = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(sortKeys)
+        : value !== null && typeof value === "object"
+          ? Object.fromEntries(
+              Object.keys(value)
+                .sort()
+                .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+            )
+          : value;
+    const stored = deepFreeze(sortKeys(structuredClone(first)) as Vmi) as Vmi;
+    assert.equal(decide(input({ vmi: stored, domain: running })).kind, "none");
+  });
+
   test("a running domain of a Scheduled VMI is adopted: Running, Ready, interfaces, finalizer, in one write", () => {
     const decision = decide(input({ vmi: vmi("Scheduled"), domain: running }));
     assert.equal(decision.kind, "write");

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 // What to do about one VMI of this node, decided from what is observed now (pure: the VMI from
 // the cache, its domain's state, whether its launcher pod is still there, whether it may run):
 // level-based, so the same observation always gives the same decision, whatever happened before.
@@ -136,10 +137,16 @@ export function gracePeriodMs(vmi: Frozen<Vmi>): number {
 }
 
 function writeIfChanged(vmi: Frozen<Vmi>, updated: Vmi): Decision {
+  // Structural comparison: a real API server may hand back keys in another order than we build them.
   const same =
-    JSON.stringify(updated.status ?? {}) === JSON.stringify(vmi.status ?? {}) &&
-    JSON.stringify(updated.metadata?.finalizers ?? []) === JSON.stringify(vmi.metadata?.finalizers ?? []);
+    sameJson(updated.status ?? {}, vmi.status ?? {}) &&
+    sameJson(updated.metadata?.finalizers ?? [], vmi.metadata?.finalizers ?? []);
   return same ? NONE : { kind: "write", vmi: updated };
+}
+
+/** Equal as JSON: key order does not matter, undefined fields count as absent. */
+function sameJson(a: unknown, b: unknown): boolean {
+  return isDeepStrictEqual(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b)));
 }
 
 function hasFinalizer(vmi: Frozen<Vmi>): boolean {
