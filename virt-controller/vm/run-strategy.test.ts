@@ -44,11 +44,18 @@ describe("decideRunStrategy (KubeVirt's run strategies)", () => {
       { waitMs: 5000 },
     ],
     [
-      "RerunOnFailure: a failed VMI is deleted and a Start queued",
+      "RerunOnFailure: for a failed VMI a Start is queued first",
       "RerunOnFailure",
       { runStrategy: "RerunOnFailure" },
       cachedVmi("Failed"),
-      { stop: true, addStartRequest: true },
+      { addStartRequest: true },
+    ],
+    [
+      "RerunOnFailure: once the Start is stored, the failed VMI is deleted",
+      "RerunOnFailure",
+      { runStrategy: "RerunOnFailure", stateChangeRequests: [{ action: "Start" }] },
+      cachedVmi("Failed"),
+      stop,
     ],
     [
       "RerunOnFailure: a succeeded VMI is deleted, no Start",

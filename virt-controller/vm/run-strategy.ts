@@ -57,7 +57,10 @@ function rerunOnFailure(
   if (vmi) {
     const failed = phaseOf(vmi) === "Failed";
     if (!stop.stop || !(hasStopRequestFor(vm, vmi) || isFinal(vmi))) return {};
-    return failed ? { stop: true, addStartRequest: true } : stop;
+    // The Start request is written first and the VMI deleted only once it is stored: deleting
+    // first would lose the restart if we died (or lost a conflict) before writing the request.
+    if (failed) return hasStartRequest(vm) ? stop : { addStartRequest: true };
+    return stop;
   }
   // Only a Start request, or arriving from another strategy, starts a VM whose VMI succeeded.
   if (!hasStartRequest(vm) && vm.status?.runStrategy === "RerunOnFailure") return {};
