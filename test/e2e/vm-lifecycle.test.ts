@@ -1,0 +1,389 @@
+/**
+ * kubevirt-ts end to end, as a user runs it: `npm start` (scripts/start.mjs: the dev cluster with
+ * virt-controller and virt-handler as pods) in a process of its own, the machine's real kubectl,
+ * and real libvirt and QEMU (TCG) booting the test guest. Runs as root. The tests run in order and
+ * build on each other: one VM (vm-a) goes through its whole life, then ten VMs race a virt-controller
+ * kill. Guests are watched through our libvirt binding's console stream of `<namespace>_<name>`.
+ */
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Kubectl } from "../dev-cluster/kubectl.js";
+import { extractCidataFile, TEST_GUEST_BANNER, TEST_GUEST_PROMPT } from "../guest/guest-console.js";
+import { conditionOf, type Pod, type VirtualMachine } from "./kinds.js";
+import { type KubevirtStack, startKubevirtStack, stopKubevirtStack } from "./kubevirt-stack.js";
+import { componentPids, nodeLeftovers, removeNodeLeftovers } from "./node-processes.js";
+import { pollUntil } from "./poll.js";
+import { type GuestConsole, RunDomains } from "./run-domains.js";
+import { RunObjects } from "./run-objects.js";
+import { asDocuments, tinyVm, vmWithDiskWithoutVolume } from "./vm-manifests.js";
+
+/** A TCG boot of the test guest takes ~5 s alone; allow for a busy machine. */
+const BOOT_MS = 90_000;
+const MANY = 10;
+
+describe("kubevirt-ts end to end: VMs with kubectl on npm start", { timeout: 300_000 }, () => {
+  const namespace = `e2e-${process.pid}-${Date.now().toString(36).slice(-4)}`;
+  const userData = `#cloud-config\n# run ${namespace}\nruncmd:\n  - echo "hello from ${namespace}"\n`;
+  let workDir = "";
+  let stack: KubevirtStack | undefined;
+  let kubectl: Kubectl;
+  let objects: RunObjects;
+  let domains: RunDomains | undefined;
+  /** vm-a's console, attached to its current domain. */
+  let guest: GuestConsole | undefined;
+
+  const vmA = "vm-a";
+  const domainA = () => `${namespace}_${vmA}`;
+  const inNamespace = (...args: string[]) => [...args, "-n", namespace];
+  const patchRunStrategy = (name: string, strategy: string) =>
+    kubectl.ok(
+      inNamespace(
+        "patch",
+        "vm",
+        name,
+        "--type=merge",
+        "-p",
+        JSON.stringify({ spec: { runStrategy: strategy } }),
+      ),
+    );
+  /** `kubectl get vm NAME`'s row, once it shows `status` and `ready` (columns NAME AGE STATUS READY). */
+  const vmRowShows = (name: string, status: string, ready: string) =>
+    pollUntil(`kubectl get vm ${name} to show ${status} ${ready}`, async () => {
+      const table = await kubectl.ok(inNamespace("get", "vm", name));
+      return new RegExp(`^${name}\\s+\\S+\\s+${status}\\s+${ready}\\s*$`, "m").test(table)
+        ? table
+        : undefined;
+    });
+  /** Attaches to vm-a's next domain (not `notId`) while it boots. */
+  const attachToVmA = async (notId?: number) => {
+    guest?.close();
+    guest = await requireDomains().attachConsole(domainA(), {
+      timeoutMs: BOOT_MS,
+      ...(notId === undefined ? {} : { notId }),
+    });
+    return guest;
+  };
+  const requireDomains = () => {
+    if (!domains) throw new Error("libvirt is not connected");
+    return domains;
+  };
+  const requireStack = () => {
+    if (!stack) throw new Error("the stack is not up");
+    return stack;
+  };
+  /** No VMI, launcher pod or domain of the VM. */
+  const vmIsGone = async (name: string) =>
+    !(await objects.vmi(name)) &&
+    (await objects.launcherPods(name)).length === 0 &&
+    !requireDomains().exists(`${namespace}_${name}`);
+
+  before(async () => {
+    assert.equal(process.getuid?.(), 0, "this test needs root: pod network namespaces and qemu:///system");
+    workDir = await mkdtemp(join(tmpdir(), "kubevirt-ts-e2e-"));
+    domains = await RunDomains.open(namespace);
+    stack = await startKubevirtStack(workDir, { tag: "e2e" });
+    kubectl = new Kubectl(stack.kubeconfig, join(workDir, "kubectl-cache"));
+    objects = new RunObjects(stack.client, namespace);
+    await kubectl.ok(["create", "namespace", namespace]);
+  });
+
+  after(async () => {
+    guest?.close();
+    const removed: string[] = [];
+    if (stack?.running()) {
+      // The VMs first, so that virt-handler shuts their guests down as a user's `kubectl delete` does.
+      await kubectl.run(inNamespace("delete", "vm", "--all", "--wait=false"), { timeoutMs: 20_000 });
+      await pollUntil("the run's domains to go", () => (domains?.names().length === 0 ? true : undefined), {
+        timeoutMs: 30_000,
+      }).catch(() => undefined);
+    }
+    if (stack) {
+      await stopKubevirtStack(stack);
+      removed.push(...removeNodeLeftovers(stack));
+    }
+    if (domains) {
+      removed.push(...(await domains.removeAll()));
+      await domains.close();
+    }
+    if (workDir !== "") await rm(workDir, { recursive: true, force: true });
+    if (removed.length > 0) process.stderr.write(`vm-lifecycle cleanup removed: ${removed.join(", ")}\n`);
+  });
+
+  test("a VM whose disk names no volume shows a Failure condition naming the disk; nothing is created", async () => {
+    const name = "vm-invalid";
+    const manifest = vmWithDiskWithoutVolume(requireStack().repoRoot, {
+      name,
+      namespace,
+      diskName: "nosuchvolume",
+    });
+    await kubectl.apply(JSON.stringify(manifest));
+    const failure = await pollUntil(`a Failure condition on ${name}`, async () => {
+      const condition = conditionOf((await objects.vm(name))?.status?.conditions, "Failure");
+      return condition?.status === "True" ? condition : undefined;
+    });
+    assert.match(failure.message ?? "", /nosuchvolume/, "the message names the disk");
+    const shown = await kubectl.ok(
+      inNamespace("get", "vm", name, "-o", "jsonpath={.status.conditions[?(@.type=='Failure')].message}"),
+    );
+    assert.match(shown, /nosuchvolume/, "kubectl shows the reason");
+    await sleep(1000); // the condition is written: a VMI, had one been created, would show by now
+    assert.equal(await objects.vmi(name), undefined, "no VMI");
+    assert.deepEqual(await objects.launcherPods(name), [], "no launcher pod");
+    assert.equal(requireDomains().exists(`${namespace}_${name}`), false, "no domain");
+    await kubectl.ok(inNamespace("delete", "vm", name));
+  });
+
+  test("apply a VM: its VMI runs on the node, the guest's banner is on its console, kubectl shows Running and Ready", async (t) => {
+    const started = performance.now();
+    await kubectl.apply(JSON.stringify(tinyVm(requireStack().repoRoot, { name: vmA, namespace, userData })));
+    const console = await attachToVmA();
+    const vmi = await objects.waitForVmiPhase(vmA, "Running", { timeoutMs: BOOT_MS });
+    const runningAfter = performance.now() - started;
+    assert.equal(vmi.status?.nodeName, requireStack().nodeName);
+    await console.transcript.waitFor(TEST_GUEST_BANNER, BOOT_MS);
+    t.diagnostic(
+      `apply → VMI Running ${Math.round(runningAfter)} ms, → banner ${Math.round(performance.now() - started)} ms`,
+    );
+    await vmRowShows(vmA, "Running", "True");
+    const pods = await objects.launcherPods(vmA);
+    assert.equal(pods.length, 1, "one launcher pod");
+    assert.equal(pods[0]?.status?.phase, "Running");
+  });
+
+  test("the cloud-init user-data reaches the guest", async () => {
+    const console = guest;
+    assert.ok(console, "vm-a's console is attached");
+    await console.transcript.waitFor(TEST_GUEST_BANNER, BOOT_MS); // the guest echoes its cidata before
+    assert.equal(extractCidataFile(console.transcript.text, "user-data"), userData);
+  });
+
+  test("kill -9 of virt-handler leaves the VM running; the restarted handler adopts it", async () => {
+    const node = requireStack();
+    const libvirt = requireDomains();
+    const qemuBefore = libvirt.qemuPid(domainA());
+    const idBefore = libvirt.domainId(domainA());
+    const vmiBefore = await objects.vmi(vmA);
+    assert.ok(qemuBefore && idBefore, "vm-a's QEMU runs");
+    const handlers = componentPids(node, "virt-handler");
+    assert.equal(handlers.length, 1, `one virt-handler process of the node (${handlers.join(", ")})`);
+    const [handlerPid] = handlers as [number];
+    const restartsBefore = await handlerRestartCount();
+    process.kill(handlerPid, "SIGKILL");
+    await pollUntil("the node agent to restart virt-handler", () => {
+      const pids = componentPids(node, "virt-handler");
+      return pids.length === 1 && pids[0] !== handlerPid ? pids[0] : undefined;
+    });
+    await waitForStartupSweep(restartsBefore);
+    assert.equal(libvirt.qemuPid(domainA()), qemuBefore, "the same QEMU process runs the VM");
+    assert.equal(libvirt.domainId(domainA()), idBefore, "the domain was never restarted");
+    assert.deepEqual(libvirt.runningNames(), [domainA()], "no second domain");
+    const vmiAfter = await objects.vmi(vmA);
+    assert.equal(vmiAfter?.metadata?.uid, vmiBefore?.metadata?.uid, "the same VMI");
+    assert.equal(vmiAfter?.status?.phase, "Running");
+    assert.equal((await objects.launcherPods(vmA)).length, 1);
+  });
+
+  async function handlerPod(): Promise<Pod | undefined> {
+    const list = await kubectl.json<{ items: Pod[] }>([
+      "pods",
+      "-n",
+      "kubevirt",
+      "-l",
+      "kubevirt.io=virt-handler",
+    ]);
+    return list.items[0];
+  }
+
+  async function handlerRestartCount(): Promise<number> {
+    return (await handlerPod())?.status?.containerStatuses?.[0]?.restartCount ?? 0;
+  }
+
+  /** The restarted handler's log (through kubectl logs) says it has looked at the node's domains. */
+  async function waitForStartupSweep(restartsBefore: number): Promise<void> {
+    const pod = await pollUntil("the virt-handler pod to run its restarted container", async () => {
+      const found = await handlerPod();
+      const status = found?.status?.containerStatuses?.[0];
+      return status && status.restartCount > restartsBefore && status.state?.running ? found : undefined;
+    });
+    const name = pod.metadata?.name ?? "";
+    const sweep = await pollUntil("the restarted virt-handler's startup sweep", async () => {
+      const logs = await kubectl.ok(["logs", "-n", "kubevirt", name]);
+      return logs.split("\n").find((line) => line.includes('"startup sweep done"'));
+    });
+    assert.match(sweep, /"domains":1\b/, `it found vm-a's domain: ${sweep}`);
+  }
+
+  test("runStrategy Halted: VMI, launcher pod and domain go, the VM is Stopped; Always again: Running", async () => {
+    const vmiBefore = await objects.vmi(vmA);
+    const uid = vmiBefore?.metadata?.uid ?? "";
+    const idBefore = requireDomains().domainId(domainA());
+    guest?.close();
+    guest = undefined;
+    await patchRunStrategy(vmA, "Halted");
+    await pollUntil("vm-a's VMI, pod and domain to go", async () =>
+      (await vmIsGone(vmA)) ? true : undefined,
+    );
+    await objects.waitForVmStatus(vmA, "Stopped");
+    await vmRowShows(vmA, "Stopped", "False");
+    assert.equal(
+      existsSync(join(requireStack().dataDir, "virt-handler", uid)),
+      false,
+      "the VM's files are gone",
+    );
+
+    await patchRunStrategy(vmA, "Always");
+    const console = await attachToVmA(idBefore ?? undefined);
+    const vmi = await objects.waitForVmiPhase(vmA, "Running", { notUid: uid, timeoutMs: BOOT_MS });
+    assert.notEqual(vmi.metadata?.uid, uid, "a new VMI");
+    await vmRowShows(vmA, "Running", "True");
+    await console.transcript.waitFor(TEST_GUEST_BANNER, BOOT_MS);
+  });
+
+  /** Powers the guest off from its own shell, as a user logged in to it would. */
+  async function powerOffFromInside(console: GuestConsole): Promise<void> {
+    const atBanner = await console.transcript.waitFor(TEST_GUEST_BANNER, BOOT_MS);
+    await console.transcript.waitFor(TEST_GUEST_PROMPT, 10_000, atBanner);
+    await console.type("poweroff -f");
+  }
+
+  test("the guest powers itself off: restarted under Always", async () => {
+    const console = guest;
+    assert.ok(console, "vm-a's console is attached");
+    const uid = (await objects.vmi(vmA))?.metadata?.uid;
+    const idBefore = requireDomains().domainId(domainA());
+    await powerOffFromInside(console);
+    const next = await attachToVmA(idBefore ?? undefined);
+    const vmi = await objects.waitForVmiPhase(vmA, "Running", { notUid: uid, timeoutMs: BOOT_MS });
+    assert.notEqual(vmi.metadata?.uid, uid, "a new VMI runs the VM");
+    await next.transcript.waitFor(TEST_GUEST_BANNER, BOOT_MS);
+    await vmRowShows(vmA, "Running", "True");
+  });
+
+  test("the guest powers itself off: Stopped under RerunOnFailure", async () => {
+    const console = guest;
+    assert.ok(console, "vm-a's console is attached");
+    const uid = (await objects.vmi(vmA))?.metadata?.uid;
+    await patchRunStrategy(vmA, "RerunOnFailure");
+    await sleep(500);
+    assert.equal(
+      (await objects.vmi(vmA))?.metadata?.uid,
+      uid,
+      "switching the strategy leaves the running VMI alone",
+    );
+    await powerOffFromInside(console);
+    await pollUntil("vm-a's VMI, pod and domain to go", async () =>
+      (await vmIsGone(vmA)) ? true : undefined,
+    );
+    await objects.waitForVmStatus(vmA, "Stopped");
+    await sleep(2000);
+    assert.equal(await objects.vmi(vmA), undefined, "not restarted");
+    await vmRowShows(vmA, "Stopped", "False");
+  });
+
+  test("delete the VM: no pod, VMI, domain or VM file is left", async () => {
+    await patchRunStrategy(vmA, "Always");
+    const console = await attachToVmA();
+    const vmi = await objects.waitForVmiPhase(vmA, "Running", { timeoutMs: BOOT_MS });
+    const vmDir = join(requireStack().dataDir, "virt-handler", vmi.metadata?.uid ?? "");
+    assert.ok(existsSync(vmDir), `the VM's files are in ${vmDir}`);
+    await console.transcript.waitFor(TEST_GUEST_BANNER, BOOT_MS);
+    await kubectl.ok(inNamespace("delete", "vm", vmA));
+    await pollUntil("vm-a's VMI, pod, domain and files to go", async () =>
+      (await vmIsGone(vmA)) && !existsSync(vmDir) ? true : undefined,
+    );
+    assert.equal(await objects.vm(vmA), undefined, "the VM is gone");
+    const get = await kubectl.run(inNamespace("get", "vm", vmA));
+    assert.match(get.stderr, /NotFound/);
+  });
+
+  test(`kill -9 of virt-controller while ${MANY} VMs are being created: exactly ${MANY} VMIs, pods and domains`, async (t) => {
+    const node = requireStack();
+    const names = Array.from({ length: MANY }, (_, i) => `vm-many-${i}`);
+    // 96Mi: the least the test guest boots with; grace 0: deletion destroys at once.
+    const vms = names.map((name) =>
+      tinyVm(node.repoRoot, { name, namespace, memory: "96Mi", terminationGracePeriodSeconds: 0 }),
+    );
+    const controllers = componentPids(node, "virt-controller");
+    assert.equal(controllers.length, 1, "one virt-controller process");
+    const [controllerPid] = controllers as [number];
+    let applyFailure = "";
+    const applying = kubectl
+      .run(inNamespace("apply", "-f", "-"), { input: asDocuments(vms) })
+      .then((result) => {
+        if (result.code !== 0) applyFailure = result.stderr;
+        return result;
+      });
+    const atKill = await pollUntil(
+      "virt-controller to create the first VMI",
+      async () => {
+        if (applyFailure) throw new Error(`kubectl apply failed: ${applyFailure}`);
+        const count = (await objects.vmis()).length;
+        return count > 0 ? count : undefined;
+      },
+      { intervalMs: 10 },
+    );
+    process.kill(controllerPid, "SIGKILL");
+    assert.equal((await applying).code, 0, applyFailure);
+    t.diagnostic(`virt-controller killed with ${atKill} of ${MANY} VMIs created`);
+    await pollUntil("the node agent to restart virt-controller", () => {
+      const pids = componentPids(node, "virt-controller");
+      return pids.length === 1 && pids[0] !== controllerPid ? true : undefined;
+    });
+    await waitForManyRunning(names);
+    await sleep(2000); // duplicates, if any were made, would show by now
+    await assertExactlyOnePerVm(names);
+    await kubectl.ok(inNamespace("delete", "vm", ...names, "--wait=false"));
+    await pollUntil(
+      "every VMI, pod and domain of the ten VMs to go",
+      async () =>
+        (await objects.vmis()).length === 0 &&
+        (await objects.launcherPods()).length === 0 &&
+        requireDomains().names().length === 0
+          ? true
+          : undefined,
+      { timeoutMs: 60_000 },
+    );
+  });
+
+  async function waitForManyRunning(names: string[]): Promise<void> {
+    let seen = "";
+    await pollUntil(
+      `${names.length} VMIs Running`,
+      async () => {
+        const running = (await objects.vmis()).filter((vmi) => vmi.status?.phase === "Running");
+        seen = `${running.length} Running VMIs, domains ${requireDomains().runningNames().length}`;
+        return running.length === names.length ? true : undefined;
+      },
+      { timeoutMs: 120_000, intervalMs: 500, lastSeen: () => seen },
+    );
+  }
+
+  async function assertExactlyOnePerVm(names: string[]): Promise<void> {
+    const vmis = await objects.vmis();
+    assert.deepEqual(vmis.map((vmi) => vmi.metadata?.name).sort(), [...names].sort(), "one VMI per VM");
+    const pods = await objects.launcherPods();
+    assert.equal(pods.length, names.length, `${names.length} launcher pods`);
+    const podOwners = pods.map((pod) => pod.metadata?.labels?.["kubevirt.io/created-by"]).sort();
+    assert.deepEqual(podOwners, vmis.map((vmi) => vmi.metadata?.uid).sort(), "one launcher pod per VMI");
+    assert.deepEqual(
+      requireDomains().runningNames(),
+      names.map((name) => `${namespace}_${name}`).sort(),
+      "one running domain per VM",
+    );
+  }
+
+  test("stopping npm start (SIGTERM) leaves no process, pod network or bridge of the node", async () => {
+    const node = requireStack();
+    const vms = await kubectl.json<{ items: VirtualMachine[] }>(inNamespace("vm"));
+    assert.deepEqual(vms.items, [], "every VM of the run is gone");
+    const exit = await stopKubevirtStack(node);
+    assert.deepEqual(exit, { code: 0, signal: null }, `start.mjs ended cleanly:\n${node.tail()}`);
+    assert.deepEqual(nodeLeftovers(node), []);
+    assert.deepEqual(requireDomains().names(), []);
+  });
+});
