@@ -122,11 +122,12 @@ export async function startKubevirtStack(
   });
   const tail = (lines = 20) => started.recent.slice(-lines).join("\n");
   const stack = { pid, repoRoot, ...names, exited: started.exited, running: () => !over, tail };
-  const timeoutMs = options.timeoutMs ?? 120_000;
+  const deadline = Date.now() + (options.timeoutMs ?? 120_000);
+  const timeoutMs = () => Math.max(0, deadline - Date.now());
   let client: KubeClient | undefined;
   try {
     const kubeconfigWritten = () => stopIfOver(stack, existsSync(names.kubeconfig));
-    await pollUntil("start.mjs to write the kubeconfig", kubeconfigWritten, { timeoutMs });
+    await pollUntil("start.mjs to write the kubeconfig", kubeconfigWritten, { timeoutMs: timeoutMs() });
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromFile(names.kubeconfig);
     client = KubeClient.fromKubeConfig(kubeConfig, { fieldManager: `kubevirt-ts-${options.tag}` });
@@ -150,7 +151,7 @@ function stopIfOver(stack: { running(): boolean }, result: boolean): true | unde
 
 async function waitForComponents(
   stack: Omit<KubevirtStack, "client"> & { client: KubeClient },
-  timeoutMs: number,
+  timeoutMs: () => number,
 ) {
   const pods = stack.client.resource(podKind);
   const isRunning = (pod: Pod) => pod.status?.phase === "Running";
@@ -161,7 +162,7 @@ async function waitForComponents(
         const found = await pods.list({ namespace: "kubevirt", labelSelector: `kubevirt.io=${component}` });
         return stopIfOver(stack, found.items.some(isRunning));
       },
-      { timeoutMs, intervalMs: 250 },
+      { timeoutMs: timeoutMs(), intervalMs: 250 },
     );
   }
   await pollUntil(
@@ -173,7 +174,7 @@ async function waitForComponents(
         .catch(() => undefined);
       return stopIfOver(stack, node?.metadata?.labels?.["kubevirt.io/schedulable"] === "true");
     },
-    { timeoutMs, intervalMs: 250 },
+    { timeoutMs: timeoutMs(), intervalMs: 250 },
   );
 }
 

@@ -40,17 +40,10 @@ describe("kubevirt-ts end to end: VMs with kubectl on npm start", { timeout: 300
   const vmA = "vm-a";
   const domainA = () => `${namespace}_${vmA}`;
   const inNamespace = (...args: string[]) => [...args, "-n", namespace];
-  const patchRunStrategy = (name: string, strategy: string) =>
-    kubectl.ok(
-      inNamespace(
-        "patch",
-        "vm",
-        name,
-        "--type=merge",
-        "-p",
-        JSON.stringify({ spec: { runStrategy: strategy } }),
-      ),
-    );
+  const patchRunStrategy = (name: string, strategy: string) => {
+    const patch = JSON.stringify({ spec: { runStrategy: strategy } });
+    return kubectl.ok(inNamespace("patch", "vm", name, "--type=merge", "-p", patch));
+  };
   /** `kubectl get vm NAME`'s row, once it shows `status` and `ready` (columns NAME AGE STATUS READY). */
   const vmRowShows = (name: string, status: string, ready: string) =>
     pollUntil(`kubectl get vm ${name} to show ${status} ${ready}`, async () => {

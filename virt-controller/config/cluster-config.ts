@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import type { Logger } from "pino";
 import { type ClusterDefaults, clusterDefaultsFrom, type KubeVirtConfiguration } from "../../api/index.js";
 import type { Frozen, SharedInformer } from "../../runtime/index.js";
@@ -23,6 +24,7 @@ export class ClusterConfig {
   readonly #namespace: string;
   readonly #log: Logger;
   #cached: { version: string; snapshot: ClusterConfigSnapshot } | undefined;
+  readonly #listeners = new Set<() => void>();
 
   constructor(informer: SharedInformer<KubeVirt>, namespace: string, log: Logger) {
     this.#informer = informer;
@@ -35,6 +37,11 @@ export class ClusterConfig {
   /** Resolves once the KubeVirt CRs are cached (controllers wait for it before their first reconcile). */
   waitForSync(signal?: AbortSignal): Promise<boolean> {
     return this.#informer.waitForSync(signal);
+  }
+
+  /** Called when the configuration changes: what was decided under the old one may need deciding again. */
+  onChange(listener: () => void): void {
+    this.#listeners.add(listener);
   }
 
   current(): ClusterConfigSnapshot {
@@ -51,8 +58,9 @@ export class ClusterConfig {
   #report(): void {
     const before = this.#cached?.snapshot;
     const after = this.current();
-    if (before && before.useEmulation === after.useEmulation && before.source === after.source) return;
+    if (before && isDeepStrictEqual(before, after)) return;
     this.#log.info({ source: after.source ?? "none", useEmulation: after.useEmulation }, "configuration");
+    if (before) for (const listener of this.#listeners) listener();
   }
 }
 

@@ -12,6 +12,7 @@ import {
   type Manager,
   mutableCopy,
   objectKey,
+  ownKey,
   type ReconcileRequest,
   type ReconcileResult,
   systemClock,
@@ -72,6 +73,10 @@ export function addVmController(manager: Manager, options: VmControllerOptions):
   controller.watch(vms);
   controller.watch(vmis, ownerOf);
   controller.dependsOn(options.config);
+  // A changed KubeVirt CR (defaults, useEmulation) can change every decision: look at all again.
+  options.config.onChange(() => {
+    for (const object of vms.list()) for (const key of ownKey(object)) controller.enqueue(key);
+  });
   vmis.addEventHandler({
     onAdd: (vmi) => {
       for (const key of ownerOf(vmi)) expectations.creationObserved(key);

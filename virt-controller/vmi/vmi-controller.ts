@@ -15,6 +15,7 @@ import {
   isNotFound,
   type Manager,
   mutableCopy,
+  ownKey,
   type ReconcileRequest,
   systemClock,
 } from "../../runtime/index.js";
@@ -73,6 +74,10 @@ export function addVmiController(manager: Manager, options: VmiControllerOptions
   controller.watch(vmis);
   controller.watch(pods, podOwner);
   controller.dependsOn(options.config);
+  // A changed KubeVirt CR (defaults, useEmulation) can change every decision: look at all again.
+  options.config.onChange(() => {
+    for (const object of vmis.list()) for (const key of ownKey(object)) controller.enqueue(key);
+  });
   pods.addEventHandler({
     onAdd: (pod) => {
       for (const key of podOwner(pod)) expectations.creationObserved(key);
