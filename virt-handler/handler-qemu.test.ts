@@ -2,7 +2,7 @@
 // the test guest for a VMI scheduled to its node, survives a kill -9 without touching the VM, and
 // removes everything when the VMI is deleted.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -77,6 +77,8 @@ describe("virt-handler on qemu:///system with the test guest", { timeout: 180_00
     }
     await libvirt.close();
     await cluster.close();
+    // libvirt keeps a domain's QEMU log after undefine; a test leaves nothing behind.
+    rmSync(`/var/log/libvirt/qemu/${DOMAIN}.log`, { force: true });
   });
 
   test("a VMI scheduled to the node boots: Running, and the guest's banner on its console", async (t) => {
