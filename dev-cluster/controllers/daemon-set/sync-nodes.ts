@@ -2,11 +2,11 @@ import {
   type EventRecorder,
   type Expectations,
   type Frozen,
-  isNotFound,
   objectKey,
   type ResourceClient,
 } from "../../../runtime/index.js";
 import { type DaemonSet, daemonSetKind, type Pod, type PodTemplate } from "../kinds.js";
+import { deletePods } from "../pods/delete-pods.js";
 import { podFromTemplate } from "../pods/pod-from-template.js";
 import { slowStartBatch } from "../pods/slow-start.js";
 import { pinnedToNode } from "./daemon-pod.js";
@@ -36,7 +36,10 @@ export async function syncNodes(request: SyncNodesRequest): Promise<void> {
   if (createOn.length === 0 && remove.length === 0) return;
   expectations.expectDeletionsOf(key, remove.map(objectKey));
   expectations.raise(key, createOn.length, 0);
-  const [created, deleted] = await Promise.all([createPods(request, createOn), deletePods(request, remove)]);
+  const [created, deleted] = await Promise.all([
+    createPods(request, createOn),
+    deleteDaemonPods(request, remove),
+  ]);
   const failure = created ?? deleted;
   if (failure) throw failure;
 }
@@ -59,29 +62,13 @@ async function createPods(request: SyncNodesRequest, nodes: readonly string[]): 
   return new Error(`DaemonSet ${key}: cannot create pods: ${message}`, { cause });
 }
 
-async function deletePods(
+async function deleteDaemonPods(
   request: SyncNodesRequest,
   pods: readonly Frozen<Pod>[],
 ): Promise<Error | undefined> {
-  const { daemonSet, key, expectations, events } = request;
-  const results = await Promise.allSettled(
-    pods.map(async (pod) => {
-      const name = pod.metadata?.name ?? "";
-      try {
-        await request.podClient.delete(
-          { namespace: pod.metadata?.namespace ?? "", name },
-          { preconditions: { uid: pod.metadata?.uid ?? "" } },
-        );
-        events.normal(daemonSet, "SuccessfulDelete", `Deleted pod: ${name}`);
-      } catch (error) {
-        expectations.deletionObservedOf(key, objectKey(pod));
-        if (!isNotFound(error)) throw error;
-      }
-    }),
-  );
-  const failed = results.find((result): result is PromiseRejectedResult => result.status === "rejected");
-  if (!failed) return undefined;
-  const message = failed.reason instanceof Error ? failed.reason.message : String(failed.reason);
-  events.warning(daemonSet, "FailedDelete", `Error deleting: ${message}`);
-  return new Error(`DaemonSet ${key}: cannot delete pods: ${message}`, { cause: failed.reason });
+  const failure = await deletePods({ ...request, owner: request.daemonSet }, pods);
+  if (!failure) return undefined;
+  return new Error(`DaemonSet ${request.key}: cannot delete pods: ${failure.message}`, {
+    cause: failure.cause,
+  });
 }

@@ -2,11 +2,11 @@ import {
   type EventRecorder,
   type Expectations,
   type Frozen,
-  isNotFound,
   objectKey,
   type ResourceClient,
 } from "../../../runtime/index.js";
 import { type Pod, type ReplicaSet, replicaSetKind } from "../kinds.js";
+import { deletePods } from "../pods/delete-pods.js";
 import { inDeletionOrder } from "../pods/deletion-order.js";
 import { podFromTemplate } from "../pods/pod-from-template.js";
 import { slowStartBatch } from "../pods/slow-start.js";
@@ -35,7 +35,7 @@ export async function manageReplicas(request: ManageReplicasRequest): Promise<Re
   const wanted = request.replicaSet.spec?.replicas ?? 1;
   const diff = request.pods.length - wanted;
   if (diff < 0) return createPods(request, Math.min(-diff, burstReplicas));
-  if (diff > 0) return deletePods(request, Math.min(diff, burstReplicas));
+  if (diff > 0) return deleteSurplus(request, Math.min(diff, burstReplicas));
   return undefined;
 }
 
@@ -60,34 +60,14 @@ async function createPods(
   return { reason: "FailedCreate", message };
 }
 
-async function deletePods(
+async function deleteSurplus(
   request: ManageReplicasRequest,
   count: number,
 ): Promise<ReplicaFailure | undefined> {
-  const { replicaSet, key, expectations, events } = request;
   const victims = inDeletionOrder(request.pods).slice(0, count);
-  expectations.expectDeletionsOf(key, victims.map(objectKey));
-  const results = await Promise.allSettled(
-    victims.map(async (pod) => {
-      const name = pod.metadata?.name ?? "";
-      try {
-        await request.podClient.delete(
-          { namespace: pod.metadata?.namespace ?? "", name },
-          { preconditions: { uid: pod.metadata?.uid ?? "" } },
-        );
-        events.normal(replicaSet, "SuccessfulDelete", `Deleted pod: ${name}`);
-      } catch (error) {
-        // Either way this deletion will not be observed as one of ours.
-        expectations.deletionObservedOf(key, objectKey(pod));
-        if (!isNotFound(error)) throw error;
-      }
-    }),
-  );
-  const failed = results.find((result) => result.status === "rejected");
-  if (!failed) return undefined;
-  const message = errorMessage(failed.reason);
-  events.warning(replicaSet, "FailedDelete", `Error deleting: ${message}`);
-  return { reason: "FailedDelete", message };
+  request.expectations.expectDeletionsOf(request.key, victims.map(objectKey));
+  const failure = await deletePods({ ...request, owner: request.replicaSet }, victims);
+  return failure ? { reason: "FailedDelete", message: failure.message } : undefined;
 }
 
 function errorMessage(error: unknown): string {
