@@ -1,6 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "pino";
+import { ensureFrontProxyCertificates } from "./aggregation/front-proxy-certificates.js";
 import { ensureTokenFile, loadTokenFile } from "./auth/tokens.js";
 import { writeKubeconfig } from "./kubeconfig.js";
 import type { PodLogSource } from "./pod-logs.js";
@@ -32,6 +33,8 @@ export interface DevApiServerOptions {
   advertiseAddress?: string;
   /** IPv4 range of Service cluster IPs (default 10.96.0.0/12). */
   serviceCidr?: string;
+  /** How often APIServices' backends are checked again (default 30 s; tests shorten it). */
+  apiServiceResyncMs?: number;
 }
 
 export interface DevApiServer extends RunningApiServer {
@@ -54,6 +57,7 @@ export async function startDevApiServer(options: DevApiServerOptions): Promise<D
     servingNames(options, host, serviceCidr),
   );
   const signingKeyPem = await ensureSigningKeyFile(options.dataDir);
+  const frontProxy = await ensureFrontProxyCertificates(options.dataDir);
   const tokenFile = join(options.dataDir, "tokens.csv");
   const adminToken = await ensureTokenFile(tokenFile);
   const authenticator = await loadTokenFile(tokenFile);
@@ -66,6 +70,11 @@ export async function startDevApiServer(options: DevApiServerOptions): Promise<D
     log: options.log,
     serviceAccountTokens: { signingKeyPem },
     serviceCidr,
+    aggregation: {
+      frontProxy,
+      clientCaPem: certificates.caCertPem,
+      ...(options.apiServiceResyncMs ? { resyncMs: options.apiServiceResyncMs } : {}),
+    },
     ...(options.historySize ? { historySize: options.historySize } : {}),
     ...(options.podLogs ? { podLogs: options.podLogs } : {}),
     ...(options.advertiseAddress ? { advertiseAddress: options.advertiseAddress } : {}),

@@ -74,6 +74,12 @@ export interface ResourceType {
   scaleSubresource?: ScaleSubresource;
   /** Other subresource names served for this resource (e.g. `binding`, `log`), for discovery. */
   otherSubresources: string[];
+  /**
+   * The verbs the resource answers, as discovery lists them; undefined means all of them. A
+   * create-only resource (`["create"]`, e.g. SubjectAccessReview) stores nothing: its POST is
+   * answered by a handler of its own.
+   */
+  verbs?: readonly string[];
 
   /** Applies defaults in place (request decoding and reads from storage). */
   applyDefaults(object: JsonObject): void;

@@ -1,11 +1,31 @@
+import type { IncomingMessage } from "node:http";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
+import type { AdmittedWrites } from "./admission/admitted-writes.js";
+import { createWebhookAdmission } from "./admission/webhook-admission.js";
+import {
+  type AggregationLayer,
+  type AggregationSettings,
+  startAggregationLayer,
+} from "./aggregation/aggregation-layer.js";
+import { ServiceResolver } from "./aggregation/service-resolver.js";
 import { ApiError } from "./api-error.js";
 import { type Authenticator, chainAuthenticators } from "./auth/authenticator.js";
+import { createReview } from "./authorization/access-reviews.js";
+import { authorizationResourceTypes } from "./authorization/authorization-kinds.js";
+import { type Authorizer, RbacAuthorizer } from "./authorization/authorizer.js";
+import { ensureBootstrapPolicy } from "./authorization/bootstrap-reconcile.js";
+import { ClusterRoleAggregation } from "./authorization/cluster-role-aggregation.js";
+import { EscalationCheck } from "./authorization/escalation-check.js";
+import { RbacObjects } from "./authorization/rbac-objects.js";
+import { authorizeRequest } from "./authorization/request-authorization.js";
+import { RequestIdentities } from "./authorization/request-identities.js";
+import { RuleResolver } from "./authorization/rule-resolver.js";
 import { builtinResourceTypes } from "./builtin/builtin-resource-types.js";
 import { CrdLifecycle } from "./controllers/crd-lifecycle.js";
 import { GarbageCollector } from "./controllers/garbage-collector.js";
 import { NamespaceLifecycle } from "./controllers/namespace-lifecycle.js";
+import { parseFieldValidation } from "./objects/decode.js";
 import { ObjectService } from "./objects/object-service.js";
 import type { PodLogSource } from "./pod-logs.js";
 import { ResourceRegistry, storageResource } from "./registry/resource-registry.js";
@@ -25,8 +45,6 @@ import { ObjectStore } from "./storage/object-store.js";
 
 /** kube-apiserver's limit on request bodies. */
 const MAX_BODY_BYTES = 3 * 1024 * 1024;
-/** Paths anyone may read, as kube-apiserver's default RBAC allows them to system:unauthenticated. */
-const PUBLIC_PATHS = new Set(["/version", "/healthz", "/livez", "/readyz"]);
 
 export interface ApiServerOptions {
   /** SQLite file of the store, or ":memory:". */
@@ -48,6 +66,8 @@ export interface ApiServerOptions {
   serviceCidr?: string;
   /** The address the `kubernetes` Service's endpoints hold (default: host, or 127.0.0.1 when host is a wildcard). */
   advertiseAddress?: string;
+  /** The front proxy's certificates for API aggregation; without them APIServices are stored but not served. */
+  aggregation?: AggregationSettings;
 }
 
 export interface RunningApiServer {
@@ -62,11 +82,12 @@ export interface RunningApiServer {
 
 const SERVICES = storageResource({ group: "", plural: "services" });
 
-/** The built-in types, with cluster IP and node port allocation added to Services. */
+/** The built-in types, with cluster IP and node port allocation added to Services, and the access reviews. */
 function resourceTypes(allocator: ServiceAllocator): ResourceType[] {
-  return builtinResourceTypes().map((type) =>
+  const builtin = builtinResourceTypes().map((type) =>
     type.group === "" && type.plural === "services" ? withServiceAllocation(type, allocator) : type,
   );
+  return [...builtin, ...authorizationResourceTypes()];
 }
 
 function advertisedAddress(options: ApiServerOptions): string {
@@ -89,19 +110,59 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
   const registry = new ResourceRegistry(resourceTypes(allocator));
   const service = new ObjectService({ store, registry, now: options.now ?? (() => new Date()) });
   const tokens = new ServiceAccountTokens(service, options.serviceAccountTokens);
+  const rbacObjects = new RbacObjects(store);
+  const ruleResolver = new RuleResolver(rbacObjects);
+  const authorizer = new RbacAuthorizer(ruleResolver);
+  const escalation = new EscalationCheck(authorizer, ruleResolver);
   const controllers = [
     new CrdLifecycle(service, options.log),
     new GarbageCollector(service, options.log),
     new NamespaceLifecycle(service, options.log),
+    new ClusterRoleAggregation(service, options.log),
+    rbacObjects,
   ];
   (controllers[2] as NamespaceLifecycle).ensureInitialNamespaces();
+  ensureBootstrapPolicy(service, options.log);
 
+  const identities = new RequestIdentities();
+  const userOf = (request: IncomingMessage) => identities.get(request);
+  const resolver = new ServiceResolver(service);
+  const admission = createWebhookAdmission({ service, resolver, log: options.log, userOf });
+  const aggregation =
+    options.aggregation &&
+    startAggregationLayer({ service, resolver, log: options.log, userOf, settings: options.aggregation });
   let url = "";
   const app = buildHttpServer(options, {
     service,
     registry,
     authenticator: chainAuthenticators([options.authenticator, tokens.authenticator]),
-    backends: { podLogs: options.podLogs, tokens },
+    authorizer,
+    backends: {
+      podLogs: options.podLogs,
+      tokens,
+      createOnly: ({ target, body, query, request }) =>
+        createReview(authorizer, {
+          type: target.type,
+          namespace: target.namespace,
+          body,
+          requester: identities.get(request),
+          fieldValidation: parseFieldValidation(query.get("fieldValidation")),
+        }),
+      writeGuard: {
+        applies: (target, request) =>
+          target.subresource === undefined &&
+          escalation.applies(identities.get(request), target.type.group, target.type.plural),
+        check: (target, object, request) =>
+          escalation.check(
+            identities.get(request),
+            { plural: target.type.plural, namespace: target.namespace, urlName: target.name ?? "" },
+            object,
+          ),
+      },
+    },
+    identities,
+    admission: admission.writes,
+    aggregation,
     url: () => url,
   });
   let closed = false;
@@ -109,6 +170,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
     await app.listen({ host: options.host, port: options.port });
   } catch (error) {
     for (const controller of controllers) controller.stop();
+    aggregation?.stop();
+    admission.stop();
     store.close();
     throw new Error(`cannot listen on ${options.host}:${options.port}`, { cause: error });
   }
@@ -129,6 +192,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
       if (closed) return;
       closed = true;
       for (const controller of controllers) controller.stop();
+      aggregation?.stop();
+      admission.stop();
       // Watches are long-lived: end them rather than wait for clients to hang up.
       app.server.closeAllConnections();
       await app.close();
@@ -141,7 +206,13 @@ interface HttpServerParts {
   service: ObjectService;
   registry: ResourceRegistry;
   authenticator: Authenticator;
+  authorizer: Authorizer;
+  /** Who each request acts as, for the handlers that answer about the requester. */
+  identities: RequestIdentities;
   backends: SubresourceBackends;
+  /** The REST writes with admission webhooks. */
+  admission: AdmittedWrites;
+  aggregation: AggregationLayer | undefined;
   /** The server's URL, known once it listens. */
   url: () => string;
 }
@@ -159,14 +230,12 @@ function buildHttpServer(options: ApiServerOptions, parts: HttpServerParts): Fas
   app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: MAX_BODY_BYTES }, (_request, body, done) =>
     done(null, body),
   );
-  app.addHook("onRequest", async (request, reply) => {
-    const path = request.url.split("?", 1)[0] ?? "";
-    if (PUBLIC_PATHS.has(path)) return;
-    const user = parts.authenticator.authenticate(request.headers.authorization);
-    if (!user) {
-      await sendError(reply, new ApiError(401, "Unauthorized", "Unauthorized"));
-    }
+  // Authentication, impersonation and authorization, before any route: a 401 or 403 goes to the error handler.
+  app.addHook("onRequest", async (request) => {
+    authorizeRequest(parts, request.raw);
   });
+  // After authorization: aggregated APIs are proxied as the authorized user.
+  parts.aggregation?.proxy.register(app);
   app.setErrorHandler((error: FastifyError | Error, _request, reply) => {
     const fastifyError = error as FastifyError;
     if (fastifyError.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
@@ -184,8 +253,8 @@ function buildHttpServer(options: ApiServerOptions, parts: HttpServerParts): Fas
   );
   for (const path of ["/healthz", "/livez", "/readyz"])
     app.get(path, (_request, reply) => reply.type("text/plain").send("ok"));
-  registerDiscoveryRoutes(app, parts.registry);
-  registerResourceRoutes(app, parts.service, parts.backends);
+  registerDiscoveryRoutes(app, parts.registry, parts.aggregation?.discovery);
+  registerResourceRoutes(app, parts.service, parts.backends, parts.admission);
   registerOidcDiscoveryRoutes(app, parts.backends.tokens, parts.url);
   return app;
 }

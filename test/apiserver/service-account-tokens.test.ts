@@ -71,6 +71,18 @@ describe("service-account tokens with kubectl and client-node", () => {
       },
     });
     assert.equal(await statusWith(token), 200);
+    const withoutRoles = await cluster.kubectl(["--token", token, "get", "namespaces", "-o", "name"]);
+    assert.match(
+      withoutRoles.stderr,
+      /User "system:serviceaccount:default:default" cannot list resource "namespaces"/,
+    );
+    await kubectlOk(
+      "create",
+      "clusterrolebinding",
+      "default-views",
+      "--clusterrole=view",
+      "--serviceaccount=default:default",
+    );
     const asServiceAccount = await cluster.kubectl(["--token", token, "get", "namespaces", "-o", "name"]);
     assert.equal(asServiceAccount.code, 0, asServiceAccount.stderr);
     assert.match(asServiceAccount.stdout, /namespace\/default/);

@@ -231,6 +231,15 @@ describe("dev-cluster up with kubectl", { timeout: 180_000 }, () => {
     const claims = jwtClaims(token);
     assert.equal(claims.sub, "system:serviceaccount:default:default");
     assert.deepEqual(claims["kubernetes.io"]?.pod, { name: pod.metadata.name, uid: pod.metadata.uid });
+    // Authenticated but bound to no role: forbidden, until a RoleBinding grants the account `view`.
+    assert.equal(await listPodsWith(token), 403);
+    await kubectl.ok([
+      "create",
+      "rolebinding",
+      "default-views",
+      "--clusterrole=view",
+      "--serviceaccount=default:default",
+    ]);
     assert.equal(await listPodsWith(token), 200);
     assert.equal(await listPodsWith(tamperedToken(token)), 401);
     assert.equal(await listPodsWith(null), 401);

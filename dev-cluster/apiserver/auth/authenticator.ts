@@ -3,6 +3,8 @@ export interface UserInfo {
   username: string;
   uid: string;
   groups: string[];
+  /** Extra attributes (impersonation's `Impersonate-Extra-*`); authenticators here set none. */
+  extra?: Record<string, string[]>;
 }
 
 /**

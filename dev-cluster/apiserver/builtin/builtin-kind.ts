@@ -23,6 +23,8 @@ export interface BuiltinKind {
   keepsStatusOnCreate?: boolean;
   scaleSubresource?: ScaleSubresource;
   otherSubresources?: string[];
+  /** Verbs for discovery when not all of them (create-only virtual resources). */
+  verbs?: readonly string[];
   /** The @kubernetes/client-node model describing the kind's fields (e.g. `V1Pod`). */
   model: string;
   /** The kubernetes-models class whose compiled schema validates the kind. */
@@ -58,6 +60,7 @@ export function resourceTypeOf(spec: BuiltinKind): ResourceType {
     ...(spec.keepsStatusOnCreate ? { keepsStatusOnCreate: true } : {}),
     ...(spec.scaleSubresource ? { scaleSubresource: spec.scaleSubresource } : {}),
     otherSubresources: spec.otherSubresources ?? [],
+    ...(spec.verbs ? { verbs: [...spec.verbs] } : {}),
     applyDefaults: spec.applyDefaults ?? (() => {}),
     prune: (object) => pruneUnknownFields(object, spec.model),
     validate: (object, old) =>

@@ -40,7 +40,7 @@ function resourceDiscovery(type: ResourceType): JsonObject {
     responseKind: { group: "", version: "", kind: type.kind },
     scope: type.namespaced ? "Namespaced" : "Cluster",
     singularResource: type.singular,
-    verbs: [...resourceVerbs],
+    verbs: [...(type.verbs ?? resourceVerbs)],
   };
   // Upstream omits empty lists; kubectl treats a missing list as empty.
   if (type.shortNames.length > 0) entry.shortNames = [...type.shortNames];

@@ -128,6 +128,26 @@ describe("aggregated discovery", () => {
     });
   });
 
+  test("a create-only resource lists its verbs only, in both documents", () => {
+    const review = fakeResourceType({
+      group: "authorization.k8s.io",
+      kind: "SubjectAccessReview",
+      verbs: ["create"],
+    });
+    const resources = objectAt(
+      aggregatedDiscovery([review], "apis"),
+      "items",
+      0,
+      "versions",
+      0,
+      "resources",
+      0,
+    );
+    assert.deepEqual(resources.verbs, ["create"]);
+    const legacy = apiResourceList([review], "authorization.k8s.io/v1");
+    assert.deepEqual(objectAt(legacy, "resources", 0).verbs, ["create"]);
+  });
+
   test("the v2beta1 body names its own apiVersion", () => {
     assert.equal(aggregatedDiscovery(types, "apis", "v2beta1").apiVersion, "apidiscovery.k8s.io/v2beta1");
     assert.equal(

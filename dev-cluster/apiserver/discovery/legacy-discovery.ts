@@ -45,7 +45,7 @@ function resourceEntries(type: ResourceType): JsonObject[] {
     singularName: type.singular,
     namespaced: type.namespaced,
     kind: type.kind,
-    verbs: [...resourceVerbs],
+    verbs: [...(type.verbs ?? resourceVerbs)],
   };
   if (type.shortNames.length > 0) main.shortNames = [...type.shortNames];
   if (type.categories.length > 0) main.categories = [...type.categories];

@@ -1,4 +1,4 @@
-import { ApiError, alreadyExists, invalid, notFound } from "../api-error.js";
+import { ApiError, alreadyExists, conflict, invalid, notFound } from "../api-error.js";
 import { recordUpdate } from "../apply/managed-fields.js";
 import { serverSideApply } from "../apply/server-side-apply.js";
 import { type JsonObject, type JsonValue, jsonEqual } from "../json.js";
@@ -6,7 +6,15 @@ import { groupVersion, type ResourceRegistry, storageResource } from "../registr
 import type { ResourceType } from "../resource-type.js";
 import type { ObjectKey, ObjectStore } from "../storage/object-store.js";
 import { decodeObject, type FieldValidation } from "./decode.js";
-import { generatedNameSuffix, initialiseSystemMetadata, meta, nameOf, stringField } from "./object-meta.js";
+import {
+  generatedNameSuffix,
+  initialiseSystemMetadata,
+  meta,
+  nameOf,
+  namespaceOf,
+  preserveSystemMetadata,
+  stringField,
+} from "./object-meta.js";
 import { applyPatch, type PatchType } from "./patch-body.js";
 import { checkResourceVersion, isNoOp, isReadyToRemove, prepareUpdate } from "./write-preparation.js";
 
@@ -37,6 +45,12 @@ function ignoredFieldsOf(type: ResourceType, subresource: string | undefined): s
 }
 
 const NAMESPACES: ObjectKey = { resource: "/namespaces", namespace: "", name: "" };
+
+function keepManagedFields(updated: JsonObject, source: JsonObject): void {
+  const managedFields = meta(source).managedFields;
+  if (managedFields === undefined) delete meta(updated).managedFields;
+  else meta(updated).managedFields = managedFields;
+}
 
 /**
  * The operations on stored objects with kube-apiserver's semantics (defaults, validation,
@@ -184,14 +198,45 @@ export class ObjectService {
     return { object: this.#storeUpdate(type, merged, old, options, true), created: false, warnings };
   }
 
+  /**
+   * Stores `object`: what a dry run of a write prepared (`prepared`, replacing `old`), as admission
+   * webhooks then changed it. It is defaulted, prepared and validated again as the write was,
+   * keeping the dry run's name, namespace, managedFields and (on create) uid and creation time;
+   * it is stored only while the stored object is still `old` (409 Conflict otherwise), and not at
+   * all with `options.dryRun`.
+   */
+  storeAdmitted(
+    type: ResourceType,
+    object: JsonObject,
+    base: { prepared: JsonObject; old: JsonObject | undefined },
+    options: WriteOptions,
+  ): JsonObject {
+    const metadata = meta(object);
+    metadata.name = nameOf(base.prepared);
+    if (type.namespaced) metadata.namespace = namespaceOf(base.prepared);
+    else delete metadata.namespace;
+    if (!base.old) {
+      if (type.statusSubresource && !type.keepsStatusOnCreate) delete object.status;
+      this.#checkNamespaceAcceptsCreates(type, namespaceOf(base.prepared));
+      return this.#storeNew(type, object, options, true, base.prepared);
+    }
+    const current = this.get(type, namespaceOf(base.old), nameOf(base.old));
+    if (meta(current).resourceVersion !== meta(base.old).resourceVersion)
+      throw conflict({ group: type.group, resource: type.plural, name: nameOf(current) });
+    return this.#storeUpdate(type, object, current, options, true);
+  }
+
   #storeNew(
     type: ResourceType,
     object: JsonObject,
     options: WriteOptions,
     managedFieldsDone = false,
+    systemMetadataOf?: JsonObject,
   ): JsonObject {
     type.applyDefaults(object);
     initialiseSystemMetadata(object, this.now());
+    // An admitted write keeps the uid and creation time that its webhooks were shown.
+    if (systemMetadataOf) preserveSystemMetadata(object, systemMetadataOf);
     this.#validate(type, object, undefined, undefined);
     if (!managedFieldsDone) this.#recordManagedFields(type, undefined, object, options);
     const key = this.key(type, stringField(meta(object), "namespace") ?? "", nameOf(object));
@@ -211,6 +256,8 @@ export class ObjectService {
   ): JsonObject {
     type.applyDefaults(object);
     const updated = prepareUpdate(type, object, old, options.subresource);
+    // managedFields computed before (by apply, or by an admitted write's dry run) survive the status split.
+    if (managedFieldsDone) keepManagedFields(updated, object);
     this.#validate(type, updated, old, options.subresource);
     if (isNoOp(updated, old)) return old;
     // A client that rewrites managedFields itself (kubectl's migration to server-side apply) is obeyed.

@@ -109,6 +109,19 @@ describe("openApiDocument", () => {
     });
   });
 
+  test("a create-only kind has only the POST of its collection", () => {
+    const review = fakeResourceType({
+      group: "authorization.k8s.io",
+      kind: "SubjectAccessReview",
+      namespaced: false,
+      verbs: ["create"],
+    });
+    const paths = obj(documentOf("apis/authorization.k8s.io/v1", [review]).paths, "paths");
+    assert.deepEqual(Object.keys(paths), ["/apis/authorization.k8s.io/v1/subjectaccessreviews"]);
+    const item = obj(paths["/apis/authorization.k8s.io/v1/subjectaccessreviews"], "collection");
+    assert.deepEqual(Object.keys(item).sort(), ["parameters", "post"]);
+  });
+
   test("patch bodies: strategic merge only for built-in kinds", () => {
     const contentTypes = (path: string) => {
       const [, operation] = patchOperations(documentOf(path))[0] ?? [];

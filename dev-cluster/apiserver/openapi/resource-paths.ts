@@ -198,6 +198,11 @@ export function resourcePaths(type: ResourceType, names: KindSchemaNames): Recor
   const itemPath = `${collectionPath}/{name}`;
   const scopeParameters = type.namespaced ? [namespaceParameter, prettyParameter] : [prettyParameter];
   const itemParameters = [nameParameter, ...scopeParameters];
+  if (type.verbs && !type.verbs.includes("get")) {
+    // A create-only resource (SubjectAccessReview, ...): upstream describes just its POST.
+    const { post } = collectionOperations(type, names, gvk);
+    return { [collectionPath]: { post: post ?? null, parameters: scopeParameters } };
+  }
 
   const paths: Record<string, JsonObject> = {
     [collectionPath]: { ...collectionOperations(type, names, gvk), parameters: scopeParameters },

@@ -1,4 +1,5 @@
 import { authenticationMessages } from "./authentication-messages.js";
+import { authorizationMessages } from "./authorization-messages.js";
 import { containerMessages } from "./container-messages.js";
 import { coreMessages } from "./core-messages.js";
 import { compileMessageSchemas, type MessageSchema } from "./message-schema.js";
@@ -16,6 +17,7 @@ export const kubernetesMessages: ReadonlyMap<string, MessageSchema> = compileMes
   volumeMessages,
   workloadMessages,
   authenticationMessages,
+  authorizationMessages,
 ]);
 
 /** The kinds kubectl's typed `create` subcommands (and `create token`) send as protobuf, by apiVersion, then kind. */
@@ -27,6 +29,12 @@ const KINDS: Readonly<Record<string, readonly string[]>> = {
   "scheduling.k8s.io/v1": ["PriorityClass"],
   "rbac.authorization.k8s.io/v1": ["Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"],
   "authentication.k8s.io/v1": ["TokenRequest"],
+  "authorization.k8s.io/v1": [
+    "SubjectAccessReview",
+    "LocalSubjectAccessReview",
+    "SelfSubjectAccessReview",
+    "SelfSubjectRulesReview",
+  ],
 };
 
 /** The schema of a kind's top-level message, or undefined for a kind this decoder does not cover. */

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ExternalDiscovery } from "../aggregation/aggregated-discovery.js";
 import { ApiError } from "../api-error.js";
 import {
   aggregatedDiscovery,
@@ -28,18 +29,26 @@ function notFound(): ApiError {
   return new ApiError(404, "NotFound", "the server could not find the requested resource");
 }
 
-/** /version, discovery (aggregated and legacy) and OpenAPI v3. */
-export function registerDiscoveryRoutes(app: FastifyInstance, registry: ResourceRegistry): void {
+/** /version, discovery (aggregated and legacy, with the groups of `external` servers under /apis) and OpenAPI v3. */
+export function registerDiscoveryRoutes(
+  app: FastifyInstance,
+  registry: ResourceRegistry,
+  external?: ExternalDiscovery,
+): void {
   const rootDiscovery = (root: "api" | "apis") => (request: FastifyRequest, reply: FastifyReply) => {
+    const withExternal = root === "apis" && external !== undefined;
     const aggregated = negotiateAggregatedDiscovery(request.headers.accept);
     if (aggregated) {
+      const document = aggregatedDiscovery(registry.all(), root, aggregated);
       return reply
         .code(200)
         .type(aggregatedDiscoveryContentTypeFor(aggregated))
-        .send(JSON.stringify(aggregatedDiscovery(registry.all(), root, aggregated)));
+        .send(JSON.stringify(withExternal ? external.extendGroupDiscoveryList(document) : document));
     }
     const host = request.headers.host ?? "127.0.0.1";
-    return sendJson(reply, 200, root === "api" ? apiVersions(host) : apiGroupList(registry.all()));
+    if (root === "api") return sendJson(reply, 200, apiVersions(host));
+    const groups = apiGroupList(registry.all());
+    return sendJson(reply, 200, withExternal ? external.extendGroupList(groups) : groups);
   };
   app.get("/version", (_request, reply) => sendJson(reply, 200, SERVER_VERSION));
   app.get("/api", rootDiscovery("api"));

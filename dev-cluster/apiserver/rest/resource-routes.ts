@@ -1,4 +1,6 @@
+import type { IncomingMessage } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { AdmittedWrites } from "../admission/admitted-writes.js";
 import { ApiError, methodNotAllowed } from "../api-error.js";
 import type { JsonObject, JsonValue } from "../json.js";
 import type { ObjectService } from "../objects/object-service.js";
@@ -15,8 +17,6 @@ import { getScale, patchScale, updateScale } from "./scale.js";
 import { prepareWatch } from "./watch-handler.js";
 import {
   createObject,
-  deleteCollection,
-  deleteOne,
   parseJsonBody,
   patchObject,
   updateObject,
@@ -44,16 +44,36 @@ function targetOf(service: ObjectService, segments: string[]): RequestTarget | u
   return undefined;
 }
 
-/** What the subresources that are not plain objects read from or write to. */
+/** A POST to a create-only resource (one whose `verbs` are `["create"]`), which stores nothing. */
+export interface CreateOnlyRequest {
+  target: RequestTarget;
+  body: JsonValue;
+  query: URLSearchParams;
+  /** The raw request, by which the handler learns who asks. */
+  request: IncomingMessage;
+}
+
+/** Checks a write before it is made, from what it would store (RBAC's escalation check). */
+export interface WriteGuard {
+  /** Whether this request's write must be checked, and so computed first as a dry run. */
+  applies(target: RequestTarget, request: IncomingMessage): boolean;
+  /** Throws the ApiError that refuses the write whose result is `object`. */
+  check(target: RequestTarget, object: JsonObject, request: IncomingMessage): void;
+}
+
+/** What the subresources and resources that are not plain objects read from or write to. */
 export interface SubresourceBackends {
   /** pods/log reads from it; without one, every container is answered as not started yet. */
   podLogs: PodLogSource | undefined;
   /** serviceaccounts/token issues tokens with it. */
   tokens: ServiceAccountTokens;
+  /** Answers POSTs to create-only resources (authorization.k8s.io's access reviews). */
+  createOnly: (request: CreateOnlyRequest) => { object: JsonObject; warnings: string[] };
+  writeGuard: WriteGuard;
 }
 
-/** `kubectl create token` sends its TokenRequest as protobuf; other clients send JSON. */
-function tokenRequestBody(write: WriteRequest): JsonValue {
+/** kubectl's typed clients (`create token`, `auth can-i`) send protobuf; other clients send JSON. */
+function typedClientBody(write: WriteRequest): JsonValue {
   const mediaType = (write.contentType ?? "").split(";")[0]?.trim();
   if (mediaType === "application/vnd.kubernetes.protobuf") return decodeKubernetesProtobuf(write.rawBody);
   return parseJsonBody(write.body);
@@ -73,6 +93,7 @@ export function registerResourceRoutes(
   app: FastifyInstance,
   service: ObjectService,
   backends: SubresourceBackends,
+  admission: AdmittedWrites,
 ): void {
   const decoder = new EventDecoder();
   const handle = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
@@ -89,6 +110,26 @@ export function registerResourceRoutes(
     };
     const accept = request.headers.accept;
     const { name, subresource } = target;
+    /** Runs the write as a dry run first when the guard wants to see its result. */
+    const guard = (write: WriteRequest, run: (request: WriteRequest) => { object: JsonObject }): void => {
+      if (!backends.writeGuard.applies(target, request.raw)) return;
+      const dryRun = new URLSearchParams(write.query);
+      dryRun.set("dryRun", "All");
+      backends.writeGuard.check(target, run({ ...write, query: dryRun }).object, request.raw);
+    };
+    if (target.type.verbs) {
+      if (request.method !== "POST" || name !== undefined || !target.type.verbs.includes("create")) {
+        throw methodNotAllowed("the server does not allow this method on the requested resource");
+      }
+      const outcome = backends.createOnly({
+        target,
+        body: typedClientBody(write),
+        query,
+        request: request.raw,
+      });
+      addWarnings(reply, outcome.warnings);
+      return sendJson(reply, 201, outcome.object);
+    }
     switch (request.method) {
       case "GET": {
         if (subresource === "log") return streamPodLog(service, backends.podLogs, target, query, reply);
@@ -107,12 +148,13 @@ export function registerResourceRoutes(
           return sendJson(reply, 201, bindPod(service, target, parseJsonBody(write.body)));
         }
         if (subresource === "token") {
-          const body = tokenRequestBody(write);
+          const body = typedClientBody(write);
           return sendJson(reply, 201, backends.tokens.createToken(target.namespace, name ?? "", body));
         }
         if (name !== undefined)
           throw methodNotAllowed(`the server does not allow this method on the requested resource`);
-        const outcome = createObject(service, write);
+        guard(write, (w) => createObject(service, w));
+        const outcome = await admission.create(write, request.raw);
         addWarnings(reply, outcome.warnings);
         return sendJson(reply, 201, outcome.object);
       }
@@ -121,7 +163,8 @@ export function registerResourceRoutes(
           throw methodNotAllowed("the server does not allow this method on the requested resource");
         if (subresource === "scale")
           return sendJson(reply, 200, updateScale(service, target, parseJsonBody(write.body)));
-        const outcome = updateObject(service, write);
+        guard(write, (w) => updateObject(service, w));
+        const outcome = await admission.update(write, request.raw);
         addWarnings(reply, outcome.warnings);
         return sendJson(reply, 200, outcome.object);
       }
@@ -129,7 +172,8 @@ export function registerResourceRoutes(
         if (name === undefined)
           throw methodNotAllowed("the server does not allow this method on the requested resource");
         if (subresource === "scale") return sendJson(reply, 200, patchScale(service, target, write));
-        const outcome = patchObject(service, write);
+        guard(write, (w) => patchObject(service, w));
+        const outcome = await admission.patch(write, request.raw);
         addWarnings(reply, outcome.warnings);
         return sendJson(reply, outcome.created ? 201 : 200, outcome.object);
       }
@@ -137,7 +181,9 @@ export function registerResourceRoutes(
         if (subresource !== undefined)
           throw methodNotAllowed("the server does not allow this method on the requested resource");
         const result: JsonObject =
-          name === undefined ? deleteCollection(service, write) : deleteOne(service, write);
+          name === undefined
+            ? await admission.deleteCollection(write, request.raw)
+            : await admission.deleteOne(write, request.raw);
         return sendJson(reply, 200, result);
       }
       default:

@@ -30,7 +30,7 @@ function managerOf(request: WriteRequest): string {
   return agent.split("/")[0] || "unknown";
 }
 
-function writeOptions(request: WriteRequest): WriteOptions {
+export function writeOptions(request: WriteRequest): WriteOptions {
   const options: WriteOptions = {
     fieldManager: managerOf(request),
     fieldValidation: parseFieldValidation(request.query.get("fieldValidation")),

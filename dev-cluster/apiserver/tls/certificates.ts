@@ -51,7 +51,7 @@ function normalizeNames(names: ServingNames): ServingNames {
 }
 
 /** Reads a certificate and key pair; undefined when either file is missing. */
-async function readPair(certPath: string, keyPath: string): Promise<CertificateAndKey | undefined> {
+export async function readPair(certPath: string, keyPath: string): Promise<CertificateAndKey | undefined> {
   try {
     return { certPem: await readFile(certPath, "utf8"), keyPem: await readFile(keyPath, "utf8") };
   } catch (error) {
@@ -61,7 +61,7 @@ async function readPair(certPath: string, keyPath: string): Promise<CertificateA
 }
 
 /** True when the pair parses, the key belongs to the certificate, and it is not about to expire. */
-function usablePair(pair: CertificateAndKey): X509Certificate | undefined {
+export function usablePair(pair: CertificateAndKey): X509Certificate | undefined {
   try {
     const certificate = new X509Certificate(pair.certPem);
     if (!certificate.checkPrivateKey(createPrivateKey(pair.keyPem))) return undefined;
@@ -79,7 +79,7 @@ function coversNames(certificate: X509Certificate, names: ServingNames): boolean
   );
 }
 
-async function writePair(pair: CertificateAndKey, certPath: string, keyPath: string): Promise<void> {
+export async function writePair(pair: CertificateAndKey, certPath: string, keyPath: string): Promise<void> {
   await writeSecretFile(keyPath, pair.keyPem, 0o600);
   await writeSecretFile(certPath, pair.certPem, 0o644);
 }
