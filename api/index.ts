@@ -5,6 +5,14 @@
  *   import { VirtualMachineKind, type VirtualMachine, defaultVirtualMachine, validateVirtualMachine } from "../api/index.js";
  */
 
+export {
+  ADMISSION_WEBHOOKS,
+  type AdmissionWebhook,
+  MUTATING_WEBHOOK_CONFIGURATION,
+  VALIDATING_WEBHOOK_CONFIGURATION,
+  WEBHOOK_PATHS,
+  type WebhookPath,
+} from "./admission/webhook-endpoints.js";
 export { type Condition, ConditionSchema, type ConditionStatus } from "./core/condition.js";
 export { type LabelSelector, labelSelectorMatches } from "./core/label-selector.js";
 export type { ObjectMeta, OwnerReference } from "./core/object-meta.js";

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// `npm start`: brings up the dev cluster with kubevirt-ts running on it. Until virt-operator
-// exists, this script does its job: it applies the CRDs, creates the KubeVirt CR (with
-// useEmulation when KVM does not work) and runs virt-controller and virt-handler as pods of the
-// dev cluster (a Deployment and a DaemonSet whose images the node agent maps to our programs).
-// Flags are those of `dev-cluster up`; Ctrl+C stops everything.
+// `npm start`: brings up the dev cluster and installs kubevirt-ts on it as a user installs
+// KubeVirt: `kubectl apply` of deploy/kubevirt-operator.yaml and deploy/kubevirt-cr.yaml (plus
+// useEmulation when KVM does not work), then it waits for the KubeVirt CR to be Available.
+// virt-operator, and what it installs, run as pods of the dev cluster whose images the node agent
+// maps to our programs. On the same data dir a second run resumes. Flags are those of
+// `dev-cluster up`; Ctrl+C stops everything.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { hostname } from "node:os";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -21,7 +21,6 @@ const flag = (name, fallback) => {
 };
 const dataDir = resolve(flag("--data-dir", ".local/dev-cluster"));
 const kubeconfig = resolve(flag("--kubeconfig", ".local/kubeconfig"));
-const nodeName = flag("--node-name", hostname().toLowerCase());
 const imageStore = resolve(root, ".local/images");
 
 function log(message) {
@@ -49,86 +48,23 @@ function kubectl(kubectlArgs, input) {
 }
 
 const node = process.execPath;
+/**
+ * The dev cluster's "container images": the node agent runs our programs for our images' names
+ * (whatever registry and tag the manifests give). virt-handler's image says where this node keeps
+ * VM state and the local containerDisk images, as a real image's environment would.
+ */
 const imageMap = {
   images: {
     "virt-launcher": { command: ["sleep", "infinity"] },
-    "kubevirt-ts/virt-controller": { command: [node, join(root, "dist", "virt-controller", "main.js")] },
-    "kubevirt-ts/virt-handler": { command: [node, join(root, "dist", "virt-handler", "main.js")] },
+    "virt-operator": { command: [node, join(root, "dist", "virt-operator", "main.js")] },
+    "virt-controller": { command: [node, join(root, "dist", "virt-controller", "main.js")] },
+    "virt-api": { command: [node, join(root, "dist", "virt-api", "main.js")] },
+    "virt-handler": {
+      command: [node, join(root, "dist", "virt-handler", "main.js")],
+      env: { VIRT_HANDLER_STATE_DIR: join(dataDir, "virt-handler"), VIRT_HANDLER_IMAGE_STORE: imageStore },
+    },
   },
 };
-
-function manifests(useEmulation) {
-  return [
-    { apiVersion: "v1", kind: "Namespace", metadata: { name: "kubevirt" } },
-    {
-      apiVersion: "kubevirt.io/v1",
-      kind: "KubeVirt",
-      metadata: { name: "kubevirt", namespace: "kubevirt" },
-      spec: { configuration: { developerConfiguration: { useEmulation } } },
-    },
-    {
-      apiVersion: "apps/v1",
-      kind: "Deployment",
-      metadata: {
-        name: "virt-controller",
-        namespace: "kubevirt",
-        labels: { "kubevirt.io": "virt-controller" },
-      },
-      spec: {
-        replicas: 1,
-        selector: { matchLabels: { "kubevirt.io": "virt-controller" } },
-        template: {
-          metadata: { labels: { "kubevirt.io": "virt-controller" } },
-          spec: {
-            nodeSelector: { "kubernetes.io/hostname": nodeName },
-            containers: [
-              {
-                name: "virt-controller",
-                image: "kubevirt-ts/virt-controller:dev",
-                args: ["--namespace", "kubevirt"],
-              },
-            ],
-          },
-        },
-      },
-    },
-    {
-      apiVersion: "apps/v1",
-      kind: "DaemonSet",
-      metadata: { name: "virt-handler", namespace: "kubevirt", labels: { "kubevirt.io": "virt-handler" } },
-      spec: {
-        selector: { matchLabels: { "kubevirt.io": "virt-handler" } },
-        template: {
-          metadata: { labels: { "kubevirt.io": "virt-handler" } },
-          spec: {
-            // Simulated nodes have no libvirt: the handler runs where VMs can.
-            nodeSelector: { "kubernetes.io/hostname": nodeName },
-            containers: [
-              {
-                name: "virt-handler",
-                image: "kubevirt-ts/virt-handler:dev",
-                args: [
-                  "--namespace",
-                  "kubevirt",
-                  "--image-store",
-                  imageStore,
-                  "--state-dir",
-                  join(dataDir, "virt-handler"),
-                ],
-                env: [
-                  { name: "NODE_NAME", valueFrom: { fieldRef: { fieldPath: "spec.nodeName" } } },
-                  { name: "POD_IP", valueFrom: { fieldRef: { fieldPath: "status.podIP" } } },
-                  // libvirt's event pump holds one libuv thread for good: give the pool more.
-                  { name: "UV_THREADPOOL_SIZE", value: "8" },
-                ],
-              },
-            ],
-          },
-        },
-      },
-    },
-  ];
-}
 
 async function waitFor(what, check, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
@@ -170,20 +106,24 @@ cluster.on("exit", (code) => process.exit(code ?? 1));
 
 try {
   await waitFor("the dev cluster's kubeconfig", () => existsSync(kubeconfig));
-  const crds = readdirSync(join(root, "crds")).map((file) => join(root, "crds", file));
-  kubectl(["apply", "--server-side", ...crds.flatMap((file) => ["-f", file])]);
-  kubectl(["wait", "--for=condition=established", "crd", "--all", "--timeout=60s"]);
+  // As a user installs KubeVirt: the operator bundle, then the KubeVirt CR.
+  kubectl(["apply", "-f", join(root, "deploy", "kubevirt-operator.yaml")]);
+  kubectl(["wait", "--for=condition=established", "crd/kubevirts.kubevirt.io", "--timeout=60s"]);
+  kubectl(["apply", "-f", join(root, "deploy", "kubevirt-cr.yaml")]);
   const useEmulation = !(await kvmWorks());
-  kubectl(
-    ["apply", "-f", "-"],
-    manifests(useEmulation)
-      .map((m) => JSON.stringify(m))
-      .join("\n"),
+  if (useEmulation) {
+    // KubeVirt's documented switch for nodes without usable KVM.
+    const patch = { spec: { configuration: { developerConfiguration: { useEmulation: true } } } };
+    kubectl(["-n", "kubevirt", "patch", "kubevirt", "kubevirt", "--type=merge", "-p", JSON.stringify(patch)]);
+  }
+  log(
+    `waiting for virt-operator to install kubevirt-ts (${useEmulation ? "no usable KVM: VMs run under emulation" : "KVM"})`,
   );
-  log(`kubevirt-ts is starting (${useEmulation ? "no usable KVM: VMs run under emulation" : "KVM"}):`);
+  kubectl(["-n", "kubevirt", "wait", "kv", "kubevirt", "--for", "condition=Available", "--timeout=300s"]);
+  log("kubevirt-ts is available. Try:");
   log(`  export KUBECONFIG=${kubeconfig}`);
-  log("  kubectl -n kubevirt rollout status deployment/virt-controller");
   log("  kubectl apply -f examples/vm-tiny.yaml && kubectl get vm,vmi -w");
+  log("  npx virtctl console vm-tiny   # its serial console; Ctrl+] leaves it");
 } catch (error) {
   // Never leave a half-started cluster holding the port and the store.
   process.stderr.write(

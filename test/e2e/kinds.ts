@@ -8,6 +8,7 @@ export interface Condition {
   status: string;
   reason?: string;
   message?: string;
+  lastTransitionTime?: string;
 }
 
 export interface PhaseTransition {
@@ -58,6 +59,18 @@ export const podKind = defineKind<Pod>({
   version: "v1",
   kind: "Pod",
   plural: "pods",
+  namespaced: true,
+});
+
+export interface KubeVirt extends KubeObject {
+  status?: { phase?: string; conditions?: Condition[] };
+}
+
+export const kubevirtKind = defineKind<KubeVirt>({
+  group: "kubevirt.io",
+  version: "v1",
+  kind: "KubeVirt",
+  plural: "kubevirts",
   namespaced: true,
 });
 

@@ -1,5 +1,5 @@
-// One `npm start` stack (scripts/start.mjs: the dev cluster, the CRDs, the KubeVirt CR,
-// virt-controller and virt-handler as pods) as a child process, with names of its own so that it
+// One `npm start` stack (scripts/start.mjs: the dev cluster, the operator bundle and the KubeVirt
+// CR, and what virt-operator installs from it, as pods) as a child process, with names of its own so that it
 // never meets another dev cluster on this machine: node name, bridge, pod CIDR and data dir.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { KubeConfig } from "@kubernetes/client-node";
 import { KubeClient } from "../../runtime/index.js";
 import { localIpv4Addresses } from "../dev-cluster/host-resources.js";
-import { nodeKind, type Pod, podKind } from "./kinds.js";
+import { conditionOf, kubevirtKind, nodeKind, type Pod, podKind } from "./kinds.js";
 import { removeNodeLeftovers } from "./node-processes.js";
 import { pollUntil } from "./poll.js";
 
@@ -165,6 +165,18 @@ async function waitForComponents(
       { timeoutMs: timeoutMs(), intervalMs: 250 },
     );
   }
+  // What start.mjs waits for too: until then virt-api's webhooks refuse VM writes.
+  await pollUntil(
+    "the KubeVirt CR to be Available",
+    async () => {
+      const kubevirt = await stack.client
+        .resource(kubevirtKind)
+        .get({ namespace: "kubevirt", name: "kubevirt" })
+        .catch(() => undefined);
+      return stopIfOver(stack, conditionOf(kubevirt?.status?.conditions, "Available")?.status === "True");
+    },
+    { timeoutMs: timeoutMs(), intervalMs: 250 },
+  );
   await pollUntil(
     "virt-handler to mark the node schedulable",
     async () => {

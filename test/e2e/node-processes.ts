@@ -25,7 +25,10 @@ function isContainerProgram(process: NodeProcess): boolean {
 }
 
 /** The pids of `dist/<component>/main.js` processes of the stack's node (one, unless it restarts). */
-export function componentPids(node: StackNode, component: "virt-handler" | "virt-controller"): number[] {
+export function componentPids(
+  node: StackNode,
+  component: "virt-handler" | "virt-controller" | "virt-operator",
+): number[] {
   const main = `/${component}/main.js`;
   return processesOfNode(node.nodeName, node.dataDir)
     .filter((p) => isContainerProgram(p) && (p.argv[1] ?? "").endsWith(main))

@@ -134,9 +134,14 @@ export class RunDomains {
   #runningDomain(name: string, notId: number | undefined): Domain | undefined {
     const domain = this.#connection.findDomainByName(name);
     if (domain === null) return undefined;
-    if (domain.state().state === DomainState.Running && (notId === undefined || domain.id() !== notId)) {
-      return domain;
+    let running = false;
+    try {
+      running =
+        domain.state().state === DomainState.Running && (notId === undefined || domain.id() !== notId);
+    } catch {
+      // Undefined between the lookup and the query (virt-handler replaces the domain): look again.
     }
+    if (running) return domain;
     domain.free();
     return undefined;
   }

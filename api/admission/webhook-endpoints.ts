@@ -1,0 +1,98 @@
+/**
+ * KubeVirt's admission webhooks as a contract between the two components that must agree on
+ * them without importing each other: virt-api serves every path below, virt-operator renders the
+ * MutatingWebhookConfiguration and ValidatingWebhookConfiguration that send requests there.
+ * The names are KubeVirt's: they appear in the API server's message, e.g. `admission webhook
+ * "virtualmachine-validator.kubevirt.io" denied the request: ...`.
+ */
+
+/** KubeVirt's configuration names. */
+export const MUTATING_WEBHOOK_CONFIGURATION = "virt-api-mutator";
+export const VALIDATING_WEBHOOK_CONFIGURATION = "virt-api-validator";
+
+export const WEBHOOK_PATHS = {
+  vmMutate: "/virtualmachines-mutate",
+  vmiMutate: "/virtualmachineinstances-mutate",
+  vmirsMutate: "/virtualmachinereplicaset-mutate",
+  vmValidate: "/virtualmachines-validate",
+  vmiValidate: "/virtualmachineinstances-validate",
+  vmirsValidate: "/virtualmachinereplicaset-validate",
+  kubevirtValidate: "/kubevirt-validate",
+} as const;
+
+export type WebhookPath = (typeof WEBHOOK_PATHS)[keyof typeof WEBHOOK_PATHS];
+
+export interface AdmissionWebhook {
+  readonly type: "mutating" | "validating";
+  /** The webhook's name in its configuration. */
+  readonly name: string;
+  readonly path: WebhookPath;
+  /** The kubevirt.io/v1 resource its rule matches. */
+  readonly resource:
+    | "virtualmachines"
+    | "virtualmachineinstances"
+    | "virtualmachineinstancereplicasets"
+    | "kubevirts";
+  readonly operations: readonly ("CREATE" | "UPDATE")[];
+}
+
+export const ADMISSION_WEBHOOKS: readonly AdmissionWebhook[] = [
+  {
+    type: "mutating",
+    name: "virtualmachines-mutator.kubevirt.io",
+    path: WEBHOOK_PATHS.vmMutate,
+    resource: "virtualmachines",
+    operations: ["CREATE", "UPDATE"],
+  },
+  {
+    type: "mutating",
+    name: "virtualmachineinstances-mutator.kubevirt.io",
+    path: WEBHOOK_PATHS.vmiMutate,
+    resource: "virtualmachineinstances",
+    // KubeVirt defaults a VMI once, when it is created: an update must not change what a
+    // running VM was given.
+    operations: ["CREATE"],
+  },
+  {
+    type: "mutating",
+    name: "virtualmachinereplicaset-mutator.kubevirt.io",
+    path: WEBHOOK_PATHS.vmirsMutate,
+    resource: "virtualmachineinstancereplicasets",
+    operations: ["CREATE", "UPDATE"],
+  },
+  {
+    type: "validating",
+    name: "virtualmachine-validator.kubevirt.io",
+    path: WEBHOOK_PATHS.vmValidate,
+    resource: "virtualmachines",
+    operations: ["CREATE", "UPDATE"],
+  },
+  {
+    type: "validating",
+    name: "virtualmachineinstances-create-validator.kubevirt.io",
+    path: WEBHOOK_PATHS.vmiValidate,
+    resource: "virtualmachineinstances",
+    operations: ["CREATE"],
+  },
+  {
+    type: "validating",
+    name: "virtualmachineinstances-update-validator.kubevirt.io",
+    path: WEBHOOK_PATHS.vmiValidate,
+    resource: "virtualmachineinstances",
+    operations: ["UPDATE"],
+  },
+  {
+    type: "validating",
+    name: "virtualmachinereplicaset-validator.kubevirt.io",
+    path: WEBHOOK_PATHS.vmirsValidate,
+    resource: "virtualmachineinstancereplicasets",
+    operations: ["CREATE", "UPDATE"],
+  },
+  {
+    type: "validating",
+    name: "kubevirt-update-validator.kubevirt.io",
+    path: WEBHOOK_PATHS.kubevirtValidate,
+    resource: "kubevirts",
+    operations: ["CREATE", "UPDATE"],
+  },
+];

@@ -1,0 +1,58 @@
+/**
+ * What the operator issues, and into which Secret (KubeVirt's names, runtime/tls/tls-material.ts):
+ * one CA, and three certificates it signs. Every Secret's `ca.crt` is the CA bundle: virt-api
+ * and virt-handler verify each other against it, the API server verifies virt-api against the
+ * same bundle in the APIService's and the webhooks' caBundle.
+ */
+import { CERTIFICATE_SECRETS, VIRT_API_CLIENT_COMMON_NAME } from "../../runtime/tls/tls-material.js";
+import type { CertificateRequest } from "./x509-issuer.js";
+
+/** A certificate the CA signs, and the Secret it lives in. */
+export interface IssuedCertificate {
+  readonly secretName: string;
+  /** What the Secret is for, in its annotation and in messages. */
+  readonly purpose: string;
+  readonly request: CertificateRequest;
+}
+
+export const CA_SECRET = CERTIFICATE_SECRETS.ca;
+export const CA_PURPOSE = "kubevirt-ca";
+
+/** The CA's common name: KubeVirt's form, the issue time telling rotated CAs apart in a bundle. */
+export function caCommonName(nowMs: number): string {
+  return `kubevirt.io@${Math.floor(nowMs / 1000)}`;
+}
+
+/** The Service name virt-api's serving certificate must carry, in every form a client may dial. */
+export function virtApiDnsNames(namespace: string): string[] {
+  return [
+    `virt-api.${namespace}.svc`,
+    `virt-api.${namespace}.svc.cluster.local`,
+    `virt-api.${namespace}`,
+    "virt-api",
+  ];
+}
+
+export function issuedCertificates(namespace: string): IssuedCertificate[] {
+  const [serviceName = "virt-api"] = virtApiDnsNames(namespace);
+  return [
+    {
+      // The API server checks it for virt-api.NAMESPACE.svc (aggregation and webhooks).
+      secretName: CERTIFICATE_SECRETS.apiServer,
+      purpose: "virt-api-server",
+      request: { commonName: serviceName, usage: "serverAuth", dnsNames: virtApiDnsNames(namespace) },
+    },
+    {
+      // virt-api dials virt-handler by pod IP and skips only the host name check: any name does.
+      secretName: CERTIFICATE_SECRETS.handlerServer,
+      purpose: "virt-handler-server",
+      request: { commonName: "virt-handler", usage: "serverAuth", dnsNames: ["virt-handler"] },
+    },
+    {
+      // virt-handler's console server admits this common name only.
+      secretName: CERTIFICATE_SECRETS.handlerClient,
+      purpose: "virt-api-client",
+      request: { commonName: VIRT_API_CLIENT_COMMON_NAME, usage: "clientAuth", dnsNames: [] },
+    },
+  ];
+}

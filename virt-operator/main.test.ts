@@ -1,0 +1,127 @@
+/**
+ * The virt-operator command as a process against the dev API server: its identity from
+ * VIRT_OPERATOR_IMAGE, leader election, the health server, the real install strategy, and a
+ * graceful stop.
+ */
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { createServer } from "node:net";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { leaseKind } from "../runtime/index.js";
+import { eventually } from "../test/harness/api-server-fixture.js";
+import { kubeVirtKind } from "./kinds.js";
+import { OPERATOR_FINALIZER } from "./strategy/install-strategy.js";
+import {
+  daemonSetKind,
+  deploymentKind,
+  type OperatorTestCluster,
+  startOperatorTestCluster,
+} from "./testing/operator-test-cluster.js";
+import { TEST_NAMESPACE } from "./testing/test-strategy.js";
+
+const mainScript = fileURLToPath(new URL("./main.js", import.meta.url));
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const address = server.address();
+  server.close();
+  return typeof address === "object" && address ? address.port : 0;
+}
+
+interface OperatorProcess {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  /** What it wrote: its log (stdout) and errors (stderr). */
+  output: () => string;
+}
+
+function startOperator(args: string[], env: NodeJS.ProcessEnv): OperatorProcess {
+  const { VIRT_OPERATOR_IMAGE: _inherited, KUBERNETES_SERVICE_HOST: _inCluster, ...parentEnv } = process.env;
+  const child = spawn(process.execPath, [mainScript, ...args], {
+    env: { ...parentEnv, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const collect = (chunk: Buffer): void => {
+    output += chunk.toString();
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
+  const exited = once(child, "exit").then(([code]) => code as number | null);
+  return { child, exited, output: () => output };
+}
+
+describe("the virt-operator command", () => {
+  let cluster: OperatorTestCluster;
+  const running: OperatorProcess[] = [];
+
+  before(async () => {
+    cluster = await startOperatorTestCluster();
+  });
+  after(async () => {
+    for (const { child } of running)
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await cluster?.close();
+  });
+
+  test("without VIRT_OPERATOR_IMAGE it exits at once and says what to set", async () => {
+    const operator = startOperator(["--kubeconfig", cluster.api.kubeconfigPath], {});
+    running.push(operator);
+    assert.equal(await operator.exited, 2);
+    assert.match(operator.output(), /VIRT_OPERATOR_IMAGE is not set/);
+  });
+
+  test("a leader-elected process installs its own version, serves health and metrics, and stops on SIGTERM", async () => {
+    const port = await freePort();
+    const operator = startOperator(
+      [
+        ...["--kubeconfig", cluster.api.kubeconfigPath, "--namespace", TEST_NAMESPACE],
+        ...["--address", "127.0.0.1", "--port", String(port), "--identity", "operator-a"],
+        ...["--leader-elect-lease-duration", "1", "--leader-elect-renew-deadline", "0.6"],
+        ...["--leader-elect-retry-period", "0.1", "--log-level", process.env.TEST_LOG_LEVEL ?? "warn"],
+      ],
+      { VIRT_OPERATOR_IMAGE: "registry.test/kubevirt-ts/virt-operator:v9.9.9" },
+    );
+    running.push(operator);
+    await eventually("the operator leading", async () => {
+      const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      return /leader_election_master_status\{name="virt-operator"\} 1/.test(metrics) ? true : undefined;
+    });
+    assert.equal((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200);
+    await eventually("ready", async () =>
+      (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200 ? true : undefined,
+    );
+    const lease = await cluster.client
+      .resource(leaseKind)
+      .get({ namespace: TEST_NAMESPACE, name: "virt-operator" });
+    assert.equal(lease.spec?.holderIdentity, "operator-a");
+
+    await cluster.client.resource(kubeVirtKind).create({
+      apiVersion: "kubevirt.io/v1",
+      kind: "KubeVirt",
+      metadata: { name: "kubevirt", namespace: TEST_NAMESPACE },
+      spec: {},
+    });
+    const deploying = await eventually("the install started at the image's version", async () => {
+      const kubevirt = await cluster.kubevirt();
+      return kubevirt?.status?.targetKubeVirtVersion === "v9.9.9" ? kubevirt : undefined;
+    });
+    assert.deepEqual(deploying.metadata?.finalizers, [OPERATOR_FINALIZER]);
+    assert.equal(deploying.status?.targetKubeVirtRegistry, "registry.test/kubevirt-ts");
+    assert.equal(deploying.status?.operatorVersion, "v9.9.9");
+    await eventually("virt-controller and virt-handler applied", async () => {
+      await cluster.client
+        .resource(deploymentKind)
+        .get({ namespace: TEST_NAMESPACE, name: "virt-controller" });
+      await cluster.client.resource(daemonSetKind).get({ namespace: TEST_NAMESPACE, name: "virt-handler" });
+      return true;
+    });
+
+    operator.child.kill("SIGTERM");
+    assert.equal(await operator.exited, 0, operator.output());
+  });
+});

@@ -1,0 +1,76 @@
+import {
+  COORDINATION_GROUP,
+  CORE_GROUP,
+  type ComponentPermissions,
+  KUBEVIRT_GROUP,
+  type PolicyRule,
+} from "./policy-rule.js";
+import { CONTROLLER_SERVICE_ACCOUNT } from "./service-accounts.js";
+
+/**
+ * virt-controller's permissions: exactly the calls virt-controller/ makes (informers list and
+ * watch; each write names its verb). Re-read virt-controller/ when it starts calling something
+ * new: a missing verb shows up as a 403 in its log, a superfluous one nowhere.
+ */
+
+const cluster: PolicyRule[] = [
+  {
+    // vm/vm-controller.ts: the VM informer (list, watch); #switchToAlways merge-patches the spec
+    // (a Start request under Halted).
+    apiGroups: [KUBEVIRT_GROUP],
+    resources: ["virtualmachines"],
+    verbs: ["list", "watch", "patch"],
+  },
+  {
+    // vm/vm-controller.ts #writeStatus: updateStatus (PUT .../virtualmachines/NAME/status).
+    apiGroups: [KUBEVIRT_GROUP],
+    resources: ["virtualmachines/status"],
+    verbs: ["update"],
+  },
+  {
+    // The VMI informer shared by the VM and VMI controllers and the phase metrics (list, watch);
+    // vm/vm-controller.ts creates and deletes a VM's VMI; vmi/vmi-controller.ts #write updates
+    // the whole VMI (its CRD has no status subresource).
+    apiGroups: [KUBEVIRT_GROUP],
+    resources: ["virtualmachineinstances"],
+    verbs: ["list", "watch", "create", "update", "delete"],
+  },
+  {
+    // config/cluster-config.ts: the KubeVirt CR informer. It is not restricted to --namespace
+    // (the runtime's informers are cluster-wide unless the whole cache is), so a Role would not do.
+    apiGroups: [KUBEVIRT_GROUP],
+    resources: ["kubevirts"],
+    verbs: ["list", "watch"],
+  },
+  {
+    // vmi/vmi-controller.ts: the launcher pod informer (list, watch, by label), creates a VMI's
+    // launcher pod, deletes it once the VMI is final.
+    apiGroups: [CORE_GROUP],
+    resources: ["pods"],
+    verbs: ["list", "watch", "create", "delete"],
+  },
+  {
+    // runtime's EventRecorder (manager.events): creates Events in the VM's or VMI's namespace,
+    // merge-patches their count on a repeat.
+    apiGroups: [CORE_GROUP],
+    resources: ["events"],
+    verbs: ["create", "patch"],
+  },
+];
+
+const namespaced: PolicyRule[] = [
+  {
+    // runtime's LeaderElector (main.ts: leaderElection in --namespace): reads, creates and renews
+    // the `virt-controller` Lease.
+    apiGroups: [COORDINATION_GROUP],
+    resources: ["leases"],
+    verbs: ["get", "create", "update"],
+  },
+];
+
+export const CONTROLLER_PERMISSIONS: ComponentPermissions = {
+  name: "kubevirt-controller",
+  serviceAccount: CONTROLLER_SERVICE_ACCOUNT,
+  cluster,
+  namespaced,
+};

@@ -1,0 +1,188 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import type { KubeVirt } from "../../api/index.js";
+import { CERTIFICATE_SECRETS } from "../../runtime/tls/tls-material.js";
+import { TEST_TRUST } from "../testing/test-trust.js";
+import type { ManagedObject } from "./install-strategy.js";
+import type { PolicyRule } from "./policy-rule.js";
+import { renderStrategy } from "./render-strategy.js";
+
+const KUBEVIRT: KubeVirt = {
+  apiVersion: "kubevirt.io/v1",
+  kind: "KubeVirt",
+  metadata: { name: "kubevirt", namespace: "kubevirt" },
+  spec: {},
+};
+const strategy = renderStrategy(
+  { namespace: "kubevirt", registry: "r.example", version: "v1" },
+  KUBEVIRT,
+  TEST_TRUST,
+);
+const roles = strategy.objects.filter((object) => object.kind === "ClusterRole" || object.kind === "Role");
+
+function rulesOf(kind: string, name: string): PolicyRule[] {
+  const role = roles.find((object) => object.kind === kind && object.metadata.name === name);
+  assert.ok(role, `no ${kind} ${name}`);
+  return role.rules as PolicyRule[];
+}
+
+/** Whether any rule of `rules` allows `verb` on `resource` of `group`. */
+function allows(rules: PolicyRule[], group: string, resource: string, verb: string): boolean {
+  return rules.some(
+    (rule) =>
+      rule.apiGroups.includes(group) && rule.resources.includes(resource) && rule.verbs.includes(verb),
+  );
+}
+
+const KNOWN_VERBS = new Set([
+  "get",
+  "list",
+  "watch",
+  "create",
+  "update",
+  "patch",
+  "delete",
+  "deletecollection",
+]);
+
+describe("strategy RBAC", () => {
+  test("no wildcard, no empty list, only Kubernetes' verbs, in any rule", () => {
+    assert.ok(roles.length >= 6);
+    for (const role of roles) {
+      for (const rule of role.rules as PolicyRule[]) {
+        const where = `${role.kind} ${role.metadata.name}: ${JSON.stringify(rule)}`;
+        for (const list of [rule.apiGroups, rule.resources, rule.verbs]) {
+          assert.ok(list.length > 0, where);
+          assert.ok(!list.some((entry) => entry.includes("*")), where);
+        }
+        for (const verb of rule.verbs) assert.ok(KNOWN_VERBS.has(verb), where);
+        if (rule.resourceNames) assert.ok(rule.resourceNames.length > 0 && role.kind === "Role", where);
+      }
+    }
+  });
+
+  test("virt-controller: VMs, VMIs and launcher pods, its Lease in its namespace only, nothing of nodes or RBAC", () => {
+    const cluster = rulesOf("ClusterRole", "kubevirt-controller");
+    for (const verb of ["list", "watch", "create", "update", "delete"]) {
+      assert.ok(allows(cluster, "kubevirt.io", "virtualmachineinstances", verb), verb);
+    }
+    assert.ok(allows(cluster, "kubevirt.io", "virtualmachines/status", "update"));
+    assert.ok(allows(cluster, "", "pods", "create") && allows(cluster, "", "pods", "delete"));
+    assert.ok(!allows(cluster, "", "pods", "update"));
+    assert.ok(!cluster.some((rule) => rule.resources.some((resource) => resource.startsWith("nodes"))));
+    assert.ok(
+      !cluster.some((rule) => rule.apiGroups.includes("coordination.k8s.io")),
+      "leases only in a Role",
+    );
+    assert.deepEqual(rulesOf("Role", "kubevirt-controller"), [
+      { apiGroups: ["coordination.k8s.io"], resources: ["leases"], verbs: ["get", "create", "update"] },
+    ]);
+  });
+
+  test("virt-handler: its VMIs and Node, reads pods and its console certificate only, creates nothing but Events", () => {
+    const cluster = rulesOf("ClusterRole", "kubevirt-handler");
+    assert.ok(allows(cluster, "kubevirt.io", "virtualmachineinstances", "update"));
+    assert.ok(allows(cluster, "", "nodes", "patch") && allows(cluster, "", "nodes/status", "patch"));
+    assert.ok(allows(cluster, "", "pods", "list") && !allows(cluster, "", "pods", "create"));
+    for (const rule of cluster) {
+      if (rule.resources.includes("events")) continue;
+      assert.ok(!rule.verbs.includes("create") && !rule.verbs.includes("delete"), JSON.stringify(rule));
+    }
+    assert.ok(!cluster.some((rule) => rule.resources.includes("secrets")), "no Secret cluster-wide");
+    assert.deepEqual(rulesOf("Role", "kubevirt-handler"), [
+      {
+        apiGroups: [""],
+        resources: ["secrets"],
+        verbs: ["list", "watch"],
+        resourceNames: [CERTIFICATE_SECRETS.handlerServer],
+      },
+    ]);
+  });
+
+  test("virt-api: access reviews, start/stop of VMs, VMIs read and patched; pods, the KubeVirt CR and its two Secrets in its namespace only", () => {
+    assert.deepEqual(rulesOf("ClusterRole", "kubevirt-apiserver"), [
+      { apiGroups: ["authorization.k8s.io"], resources: ["subjectaccessreviews"], verbs: ["create"] },
+      { apiGroups: ["kubevirt.io"], resources: ["virtualmachines"], verbs: ["get", "patch"] },
+      { apiGroups: ["kubevirt.io"], resources: ["virtualmachines/status"], verbs: ["patch"] },
+      { apiGroups: ["kubevirt.io"], resources: ["virtualmachineinstances"], verbs: ["get", "patch"] },
+    ]);
+    assert.deepEqual(rulesOf("Role", "kubevirt-apiserver"), [
+      { apiGroups: ["kubevirt.io"], resources: ["kubevirts"], verbs: ["list", "watch"] },
+      { apiGroups: [""], resources: ["pods"], verbs: ["list"] },
+      {
+        apiGroups: [""],
+        resources: ["secrets"],
+        verbs: ["list", "watch"],
+        resourceNames: [CERTIFICATE_SECRETS.apiServer, CERTIFICATE_SECRETS.handlerClient],
+      },
+    ]);
+  });
+
+  test("virt-api is an aggregated API server: bound to system:auth-delegator and, in kube-system, to the authentication reader", () => {
+    const binding = (kind: string, name: string) => {
+      const found = strategy.objects.find((object) => object.kind === kind && object.metadata.name === name);
+      assert.ok(found, `${kind} ${name}`);
+      return found;
+    };
+    const delegator = binding("ClusterRoleBinding", "kubevirt-apiserver-auth-delegator");
+    assert.deepEqual(delegator.roleRef, {
+      apiGroup: "rbac.authorization.k8s.io",
+      kind: "ClusterRole",
+      name: "system:auth-delegator",
+    });
+    const reader = binding("RoleBinding", "kubevirt-apiserver-auth-reader");
+    assert.equal(reader.metadata.namespace, "kube-system");
+    assert.deepEqual(reader.roleRef, {
+      apiGroup: "rbac.authorization.k8s.io",
+      kind: "Role",
+      name: "extension-apiserver-authentication-reader",
+    });
+    for (const bound of [delegator, reader]) {
+      assert.deepEqual(bound.subjects, [
+        { kind: "ServiceAccount", name: "kubevirt-apiserver", namespace: "kubevirt" },
+      ]);
+    }
+  });
+
+  test("the user roles aggregate into admin, edit and view, with KubeVirt's subresource verbs", () => {
+    const aggregation = (role: ManagedObject) =>
+      Object.keys(role.metadata.labels).filter((label) =>
+        label.startsWith("rbac.authorization.k8s.io/aggregate-to-"),
+      );
+    for (const level of ["admin", "edit", "view"]) {
+      const role = roles.find((object) => object.metadata.name === `kubevirt.io:${level}`);
+      assert.ok(role, level);
+      assert.deepEqual(aggregation(role), [`rbac.authorization.k8s.io/aggregate-to-${level}`]);
+      assert.equal(role.metadata.labels[`rbac.authorization.k8s.io/aggregate-to-${level}`], "true");
+    }
+    for (const level of ["admin", "edit"]) {
+      const rules = rulesOf("ClusterRole", `kubevirt.io:${level}`);
+      for (const resource of ["virtualmachineinstances/console", "virtualmachineinstances/vnc"]) {
+        assert.ok(allows(rules, "subresources.kubevirt.io", resource, "get"), `${level} ${resource}`);
+      }
+      for (const resource of [
+        "virtualmachineinstances/pause",
+        "virtualmachineinstances/unpause",
+        "virtualmachines/start",
+        "virtualmachines/stop",
+        "virtualmachines/restart",
+      ]) {
+        assert.ok(allows(rules, "subresources.kubevirt.io", resource, "update"), `${level} ${resource}`);
+      }
+      for (const resource of [
+        "virtualmachines",
+        "virtualmachineinstancereplicasets",
+        "virtualmachineinstancemigrations",
+      ]) {
+        assert.ok(allows(rules, "kubevirt.io", resource, "create"), `${level} ${resource}`);
+      }
+    }
+    const view = rulesOf("ClusterRole", "kubevirt.io:view");
+    assert.ok(allows(view, "kubevirt.io", "virtualmachines", "list"));
+    assert.ok(!view.some((rule) => rule.verbs.some((verb) => !["get", "list", "watch"].includes(verb))));
+    assert.ok(
+      !view.some((rule) => rule.apiGroups.includes("subresources.kubevirt.io")),
+      "no console for viewers",
+    );
+  });
+});

@@ -1,0 +1,70 @@
+import { KUBEVIRT_GROUP, type PolicyRule, SUBRESOURCES_GROUP } from "./policy-rule.js";
+
+/**
+ * The user-facing ClusterRoles KubeVirt installs. Their aggregation labels fold them into
+ * Kubernetes' own `admin`, `edit` and `view`, so a namespace admin can run VMs without a
+ * binding of ours. Nobody is bound to them by the operator.
+ */
+export interface UserRole {
+  readonly name: string;
+  readonly aggregateTo: "admin" | "edit" | "view";
+  readonly rules: readonly PolicyRule[];
+}
+
+/** The kubevirt.io kinds users work with. */
+const USER_RESOURCES = [
+  "virtualmachines",
+  "virtualmachineinstances",
+  "virtualmachineinstancereplicasets",
+  "virtualmachineinstancemigrations",
+];
+
+const READ = ["get", "list", "watch"];
+const WRITE = ["create", "update", "patch", "delete"];
+
+/** virtctl console / vnc (WebSocket GETs) and pause/unpause/start/stop/restart (PUTs), on virt-api's group. */
+const SUBRESOURCE_RULES: PolicyRule[] = [
+  {
+    apiGroups: [SUBRESOURCES_GROUP],
+    resources: ["virtualmachineinstances/console", "virtualmachineinstances/vnc"],
+    verbs: ["get"],
+  },
+  {
+    apiGroups: [SUBRESOURCES_GROUP],
+    resources: ["virtualmachineinstances/pause", "virtualmachineinstances/unpause"],
+    verbs: ["update"],
+  },
+  {
+    apiGroups: [SUBRESOURCES_GROUP],
+    resources: ["virtualmachines/start", "virtualmachines/stop", "virtualmachines/restart"],
+    verbs: ["update"],
+  },
+];
+
+export const USER_ROLES: readonly UserRole[] = [
+  {
+    name: "kubevirt.io:admin",
+    aggregateTo: "admin",
+    rules: [
+      ...SUBRESOURCE_RULES,
+      {
+        apiGroups: [KUBEVIRT_GROUP],
+        resources: USER_RESOURCES,
+        verbs: [...READ, ...WRITE, "deletecollection"],
+      },
+    ],
+  },
+  {
+    name: "kubevirt.io:edit",
+    aggregateTo: "edit",
+    rules: [
+      ...SUBRESOURCE_RULES,
+      { apiGroups: [KUBEVIRT_GROUP], resources: USER_RESOURCES, verbs: [...READ, ...WRITE] },
+    ],
+  },
+  {
+    name: "kubevirt.io:view",
+    aggregateTo: "view",
+    rules: [{ apiGroups: [KUBEVIRT_GROUP], resources: USER_RESOURCES, verbs: READ }],
+  },
+];

@@ -1,0 +1,74 @@
+import { CERTIFICATE_SECRETS } from "../../runtime/tls/tls-material.js";
+import { CORE_GROUP, type ComponentPermissions, KUBEVIRT_GROUP, type PolicyRule } from "./policy-rule.js";
+import { API_SERVICE_ACCOUNT } from "./service-accounts.js";
+
+/**
+ * virt-api's permissions: exactly the calls virt-api/ makes. Its reading of the front-proxy
+ * settings (kube-system's extension-apiserver-authentication ConfigMap) and its delegated
+ * authorization come from the roles Kubernetes provides for that (delegated-auth-bindings.ts).
+ */
+
+const AUTHORIZATION_GROUP = "authorization.k8s.io";
+
+const cluster: PolicyRule[] = [
+  {
+    // auth/subject-access-review.ts: every subresource request is authorized against its caller.
+    apiGroups: [AUTHORIZATION_GROUP],
+    resources: ["subjectaccessreviews"],
+    verbs: ["create"],
+  },
+  {
+    // subresources/vm-lifecycle-writer.ts: start/stop/restart read the VM and merge-patch its
+    // runStrategy (the deprecated `running` where the VM still uses it).
+    apiGroups: [KUBEVIRT_GROUP],
+    resources: ["virtualmachines"],
+    verbs: ["get", "patch"],
+  },
+  {
+    // subresources/vm-lifecycle-writer.ts: where the run strategy calls for Start/Stop requests
+    // (restart, start under Manual...), they are merge-patched into the status subresource.
+    apiGroups: [KUBEVIRT_GROUP],
+    resources: ["virtualmachines/status"],
+    verbs: ["patch"],
+  },
+  {
+    // subresources/read-vmi.ts (pause, unpause, console, vnc, guestosinfo, stop) reads the VMI;
+    // vm-lifecycle-writer.ts merge-patches its terminationGracePeriodSeconds for
+    // `stop --grace-period` and restores it.
+    apiGroups: [KUBEVIRT_GROUP],
+    resources: ["virtualmachineinstances"],
+    verbs: ["get", "patch"],
+  },
+];
+
+const namespaced: PolicyRule[] = [
+  {
+    // virt-api.ts: the KubeVirt CR informer of its namespace (config/cluster-settings.ts gives
+    // the webhooks the cluster defaults and feature gates).
+    apiGroups: [KUBEVIRT_GROUP],
+    resources: ["kubevirts"],
+    verbs: ["list", "watch"],
+  },
+  {
+    // handler/handler-locator.ts: lists the virt-handler pods (by label) to find a VMI's node's.
+    apiGroups: [CORE_GROUP],
+    resources: ["pods"],
+    verbs: ["list"],
+  },
+  {
+    // virt-api.ts: runtime/tls/secret-tls-source.ts follows its serving certificate and its
+    // client certificate towards virt-handler, each with an informer pinned by
+    // `fieldSelector=metadata.name=` (list, watch), which RBAC authorizes against resourceNames.
+    apiGroups: [CORE_GROUP],
+    resources: ["secrets"],
+    verbs: ["list", "watch"],
+    resourceNames: [CERTIFICATE_SECRETS.apiServer, CERTIFICATE_SECRETS.handlerClient],
+  },
+];
+
+export const API_PERMISSIONS: ComponentPermissions = {
+  name: "kubevirt-apiserver",
+  serviceAccount: API_SERVICE_ACCOUNT,
+  cluster,
+  namespaced,
+};
