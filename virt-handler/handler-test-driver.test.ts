@@ -90,8 +90,8 @@ describe("virt-handler on libvirt's test driver", () => {
   });
 
   test("a Scheduled VMI runs: defined, tagged and started, then Running in one write", async () => {
-    const watch = await countVmiWrites(cluster, "default", "run-me");
     const { vmi } = await createScheduledVmi(cluster, { name: "run-me", image: IMAGE });
+    const watch = await countVmiWrites(cluster, "default", "run-me", vmi.metadata?.resourceVersion);
     const running = await eventually("Running", () => phaseOf("run-me", "Running"));
     await new Promise((resolve) => setTimeout(resolve, 300)); // a second write would show by now
     watch.stop();

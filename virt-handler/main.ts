@@ -27,7 +27,12 @@ import {
   stopOnSignals,
   systemClock,
 } from "../runtime/index.js";
+import { SecretTlsSource } from "../runtime/tls/secret-tls-source.js";
+import { CERTIFICATE_SECRETS } from "../runtime/tls/tls-material.js";
 import { ClusterConfig } from "./config/cluster-config.js";
+import { ConsoleServer, DEFAULT_CONSOLE_PORT } from "./console-server/console-server.js";
+import { VmiDomainLocator } from "./console-server/vmi-domain-locator.js";
+import { withTlsSecret } from "./console-server/with-tls-secret.js";
 import { LocalImageStore } from "./container-disk/index.js";
 import { efiFirmwareInstalled } from "./converter/index.js";
 import { ConverterDomainFactory } from "./domain/converter-domain-factory.js";
@@ -58,6 +63,16 @@ export interface VirtHandlerOptions {
   readonly imageStore: string;
   /** /healthz, /readyz and /metrics; undefined serves none. */
   readonly listen?: { readonly host: string; readonly port: number };
+  /**
+   * The console, VNC and pause server for virt-api (port 0: any free one), with the certificate of
+   * the Secret `kubevirt-virt-handler-server-certs` in `namespace`; undefined serves none.
+   */
+  readonly console?: {
+    readonly host: string;
+    readonly port: number;
+    /** Between WebSocket pings (default 15 s): a test seam. */
+    readonly pingIntervalMs?: number;
+  };
   readonly heartbeatIntervalMs?: number;
   /** VMIs reconciled at once (default 4). */
   readonly workers?: number;
@@ -72,6 +87,8 @@ export interface RunningVirtHandler {
   readonly manager: Manager;
   readonly connection: Connection;
   readonly kvm: KvmStatus;
+  /** Present when `console` was given; its `address` once it listens. */
+  readonly consoleServer: ConsoleServer | undefined;
   /** Stops the handler; the VMs keep running. */
   stop(): Promise<void>;
   /** Resolves once the handler stopped (and closed its libvirt connection). */
@@ -98,14 +115,17 @@ export async function startVirtHandler(options: VirtHandlerOptions): Promise<Run
     log,
     ...(options.listen ? { health: { ...options.listen } } : {}),
   });
-  const stopWiring = wire(manager, connection, factory, kvm, options);
+  const { stopWiring, consoleServer } = wire(manager, connection, factory, kvm, options);
   await manager.start();
   const done = manager.done.then(async (exit) => {
     stopWiring();
     await connection.close();
     return exit;
   });
-  return { manager, connection, kvm, stop: () => manager.stop().then(() => undefined), done };
+  return {
+    ...{ manager, connection, kvm, consoleServer, done },
+    stop: () => manager.stop().then(() => undefined),
+  };
 }
 
 /** Opens libvirt's connection, retrying until it answers (a node's libvirtd may start after us). */
@@ -154,7 +174,7 @@ function wire(
   factory: VmiDomainFactory,
   kvm: KvmStatus,
   options: VirtHandlerOptions,
-): () => void {
+): { stopWiring: () => void; consoleServer: ConsoleServer | undefined } {
   const { nodeName, log } = options;
   const caches = watchCaches(manager, nodeName);
   const config = new ClusterConfig(caches.kubevirts, options.namespace);
@@ -195,7 +215,7 @@ function wire(
     nodeName,
     sample: () => sampleRunningVmis(caches.vmis.list(), connection, factory, options.libvirtUri),
   });
-  return followLibvirt(connection, log, {
+  const stopWiring = followLibvirt(connection, log, {
     domainChanged: (key) => controller.enqueue(key),
     connectionChanged: () => heartbeat.trigger(),
     reconnected: () => {
@@ -203,6 +223,36 @@ function wire(
       sweep.enqueueNodeDomains();
     },
   });
+  const consoleListen = options.console;
+  const consoleServer =
+    consoleListen && serveConsoles(manager, { ...caches, connection, factory }, options, consoleListen);
+  return { stopWiring, consoleServer };
+}
+
+/**
+ * virt-api's way to consoles, VNC and pause: the server runs beside the controllers and starts
+ * serving once its certificate's Secret exists. Neither it nor the Secret's watch is in the
+ * manager's cache, so readiness never waits for them (nor fails for want of RBAC on Secrets).
+ */
+function serveConsoles(
+  manager: Manager,
+  {
+    vmis,
+    connection,
+    factory,
+  }: { vmis: SharedInformer<Vmi>; connection: Connection; factory: VmiDomainFactory },
+  { log, namespace, nodeName }: VirtHandlerOptions,
+  { host, port, pingIntervalMs }: NonNullable<VirtHandlerOptions["console"]>,
+): ConsoleServer {
+  const secret = { namespace, name: CERTIFICATE_SECRETS.handlerServer };
+  const tls = new SecretTlsSource(manager.client, { ...secret, log });
+  const server = new ConsoleServer({
+    ...{ host, port, tls, log, ...(pingIntervalMs ? { pingIntervalMs } : {}) },
+    tlsOrigin: `${secret.namespace}/${secret.name}`,
+    domains: new VmiDomainLocator({ nodeName, vmis, connection, factory }),
+  });
+  manager.add(withTlsSecret(server, tls));
+  return server;
 }
 
 type ControllerDeps = Omit<VmiReconcilerOptions, "vmis" | "vmiClient" | "launcher" | "events" | "clock"> & {
@@ -298,6 +348,7 @@ interface CommandLine {
   imageStore: string;
   listenAddress: string;
   port: number;
+  consolePort: number;
   heartbeatInterval: number;
   logLevel: string;
 }
@@ -309,10 +360,26 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     .option("--libvirt-uri <uri>", "libvirt connection URI", "qemu:///system")
     .option("--kubeconfig <file>", "kubeconfig (default: in-cluster when KUBERNETES_SERVICE_HOST is set)")
     .option("--namespace <ns>", "namespace of the KubeVirt CR", "kubevirt")
-    .option("--state-dir <dir>", "per-VM files (default: /var/lib/kubevirt-ts/<node>)")
-    .option("--image-store <dir>", "local image store for containerDisks", "/var/lib/kubevirt-ts/images")
+    // The image's environment may say where these are (the dev cluster's image map does), so the
+    // operator's DaemonSet stays the same everywhere.
+    .option(
+      "--state-dir <dir>",
+      "per-VM files (default: $VIRT_HANDLER_STATE_DIR, else /var/lib/kubevirt-ts/<node>)",
+      process.env.VIRT_HANDLER_STATE_DIR,
+    )
+    .option(
+      "--image-store <dir>",
+      "local image store for containerDisks (default: $VIRT_HANDLER_IMAGE_STORE)",
+      process.env.VIRT_HANDLER_IMAGE_STORE ?? "/var/lib/kubevirt-ts/images",
+    )
     .option("--listen-address <ip>", "address of /healthz and /metrics", process.env.POD_IP ?? "0.0.0.0")
     .option("--port <n>", "port of /healthz and /metrics (0: any free one)", port, 8443)
+    .option(
+      "--console-port <n>",
+      "port of the console, VNC and pause server for virt-api (0: any free one)",
+      port,
+      DEFAULT_CONSOLE_PORT,
+    )
     .option("--heartbeat-interval <seconds>", "node heartbeat interval", Number, 30)
     .option("--log-level <level>", "pino log level", "info");
   program.parse(argv, { from: "node" });
@@ -333,6 +400,7 @@ async function main(): Promise<void> {
     stateDir: flags.stateDir ?? join("/var/lib/kubevirt-ts", nodeName),
     imageStore: flags.imageStore,
     listen: { host: flags.listenAddress, port: flags.port },
+    console: { host: flags.listenAddress, port: flags.consolePort },
     heartbeatIntervalMs: flags.heartbeatInterval * 1000,
     log,
   });

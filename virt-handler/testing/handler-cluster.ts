@@ -102,7 +102,12 @@ export interface ScheduledVmiOptions {
   readonly volumes?: readonly Record<string, unknown>[];
 }
 
-/** A VMI as virt-controller leaves it for the node: phase Scheduled, with its launcher pod. */
+/**
+ * A VMI as virt-controller leaves it for the node: phase Scheduled, with its launcher pod. As
+ * virt-controller does, the VMI is handed to the node (its `kubevirt.io/nodeName` label) only once
+ * the pod exists: a handler that saw the VMI first could take the pod for gone. The returned VMI is
+ * the handed-over one (count the handler's writes from its resourceVersion).
+ */
 export async function createScheduledVmi(
   cluster: HandlerCluster,
   options: ScheduledVmiOptions,
@@ -112,7 +117,6 @@ export async function createScheduledVmi(
     metadata: {
       name: options.name,
       namespace,
-      labels: { "kubevirt.io/nodeName": cluster.nodeName },
       finalizers: ["kubevirt.io/foregroundDeleteVirtualMachine"],
     },
     spec: {
@@ -137,7 +141,13 @@ export async function createScheduledVmi(
     },
     spec: { nodeName: cluster.nodeName, containers: [{ name: "compute", image: "localhost/launcher" }] },
   } as unknown as Pod);
-  return { vmi, pod };
+  const handedOver = await cluster.client
+    .resource(vmiKind)
+    .mergePatch(
+      { namespace, name: options.name },
+      { metadata: { labels: { "kubevirt.io/nodeName": cluster.nodeName } } },
+    );
+  return { vmi: handedOver as Vmi, pod };
 }
 
 /** Removes what virt-controller would (its finalizer), so that a deleted VMI can go away. */
@@ -154,19 +164,20 @@ export async function dropControllerFinalizer(cluster: HandlerCluster, vmi: Froz
   });
 }
 
-/** Counts the writes to one VMI (MODIFIED watch events) from now on. */
+/** Counts the writes to one VMI (MODIFIED watch events) from now on, or after `fromResourceVersion`. */
 export async function countVmiWrites(
   cluster: HandlerCluster,
   namespace: string,
   name: string,
+  fromResourceVersion?: string,
 ): Promise<{ writes: () => Vmi[]; stop: () => void }> {
   const abort = new AbortController();
   const seen: Vmi[] = [];
   const vmis = cluster.client.resource(vmiKind);
-  const listed = await vmis.list({ namespace });
+  const resourceVersion = fromResourceVersion ?? (await vmis.list({ namespace })).resourceVersion;
   const events = await vmis.watch({
     namespace,
-    resourceVersion: listed.resourceVersion,
+    resourceVersion,
     fieldSelector: `metadata.name=${name}`,
     signal: abort.signal,
   });

@@ -1,0 +1,23 @@
+// The console server together with the Secret watch that feeds it its certificate: the watch
+// starts first, so the server warns about a missing certificate only once the Secret was read and
+// found missing, and it stops last.
+import type { Runnable } from "../../runtime/index.js";
+import type { SecretTlsSource } from "../../runtime/tls/secret-tls-source.js";
+
+export function withTlsSecret(server: Runnable, tls: SecretTlsSource): Runnable {
+  return {
+    name: server.name,
+    needsLeaderElection: server.needsLeaderElection,
+    run: async (signal) => {
+      const read = tls.start();
+      const stopped = new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+      await Promise.race([read, stopped]);
+      try {
+        await server.run(signal);
+      } finally {
+        await tls.stop();
+        await read;
+      }
+    },
+  };
+}
