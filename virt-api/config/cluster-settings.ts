@@ -1,0 +1,63 @@
+/**
+ * What the webhooks take from the KubeVirt CR's `spec.configuration`: the cluster defaults
+ * (machine type, CPU model and request, overcommit, default network binding...) and the feature
+ * gates some rules depend on. Read from the informer on every review, so a configuration change
+ * applies to the next object without a restart; without a CR, KubeVirt's defaults apply.
+ */
+import {
+  type ClusterDefaults,
+  clusterDefaultsFrom,
+  KUBEVIRT_DEFAULTS,
+  type KubeVirtConfiguration,
+} from "../../api/index.js";
+import type { Frozen, SharedInformer } from "../../runtime/index.js";
+import type { KubeVirt } from "../kinds.js";
+
+export interface ClusterSettings {
+  readonly defaults: ClusterDefaults;
+  readonly featureGates: readonly string[];
+}
+
+export const NO_KUBEVIRT_SETTINGS: ClusterSettings = { defaults: KUBEVIRT_DEFAULTS, featureGates: [] };
+
+export interface ClusterSettingsSource {
+  current(): ClusterSettings;
+}
+
+export class KubeVirtClusterSettings implements ClusterSettingsSource {
+  readonly #informer: SharedInformer<KubeVirt>;
+  readonly #namespace: string;
+  #cached: { version: string; settings: ClusterSettings } | undefined;
+
+  constructor(informer: SharedInformer<KubeVirt>, namespace: string) {
+    this.#informer = informer;
+    this.#namespace = namespace;
+  }
+
+  current(): ClusterSettings {
+    const kubevirt = oldestKubeVirt(this.#informer.list({ namespace: this.#namespace }));
+    if (!kubevirt) return NO_KUBEVIRT_SETTINGS;
+    const version = `${kubevirt.metadata?.uid ?? ""}@${kubevirt.metadata?.resourceVersion ?? ""}`;
+    if (this.#cached?.version === version) return this.#cached.settings;
+    const settings = settingsOf(kubevirt);
+    this.#cached = { version, settings };
+    return settings;
+  }
+}
+
+/** The CR that configures the namespace: the oldest (KubeVirt refuses to deploy a second one). */
+function oldestKubeVirt(candidates: readonly Frozen<KubeVirt>[]): Frozen<KubeVirt> | undefined {
+  return [...candidates].sort(
+    (a, b) =>
+      (a.metadata?.creationTimestamp ?? "").localeCompare(b.metadata?.creationTimestamp ?? "") ||
+      (a.metadata?.name ?? "").localeCompare(b.metadata?.name ?? ""),
+  )[0];
+}
+
+export function settingsOf(kubevirt: Frozen<KubeVirt>): ClusterSettings {
+  const configuration = kubevirt.spec.configuration as KubeVirtConfiguration | undefined;
+  return {
+    defaults: clusterDefaultsFrom(configuration),
+    featureGates: [...(configuration?.developerConfiguration?.featureGates ?? [])],
+  };
+}

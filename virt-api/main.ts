@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+/**
+ * virt-api: the subresources.kubevirt.io/v1 API server behind the API server's aggregation layer
+ * (start/stop/restart, pause/unpause, console and vnc proxied to virt-handler) and KubeVirt's
+ * admission webhooks, over HTTPS with the certificate virt-operator issues. Stateless: any number
+ * of replicas serve side by side. Flags say where things are; configuration is the KubeVirt CR's.
+ */
+import { pino } from "pino";
+import { Registry } from "prom-client";
+import { KubeClient, stopOnSignals } from "../runtime/index.js";
+import { parseCliOptions } from "./cli-options.js";
+import { loadKubeConfig } from "./kube-config.js";
+import { type RunningVirtApi, startVirtApi } from "./virt-api.js";
+
+let options: ReturnType<typeof parseCliOptions>;
+try {
+  options = parseCliOptions(process.argv.slice(2), process.env);
+} catch (error) {
+  // commander already printed the message (or the help it was asked for).
+  const code = (error as { exitCode?: number }).exitCode;
+  process.exit(typeof code === "number" ? code : 2);
+}
+const log = pino({ level: options.logLevel }).child({ component: "virt-api" });
+const client = KubeClient.fromKubeConfig(loadKubeConfig(options.kubeconfig, process.env), {
+  fieldManager: "virt-api",
+  userAgent: "virt-api",
+});
+const stopping = new AbortController();
+let running: RunningVirtApi | undefined;
+stopOnSignals(
+  {
+    async stop() {
+      stopping.abort();
+      await running?.stop();
+      client.close();
+    },
+  },
+  log,
+);
+running = await startVirtApi(
+  {
+    client,
+    namespace: options.namespace,
+    address: options.address,
+    port: options.port,
+    consoleServerPort: options.consoleServerPort,
+    registry: new Registry(),
+    log,
+  },
+  stopping.signal,
+);
+if (running && stopping.signal.aborted) {
+  // The signal came while the server was starting: stop() found nothing to stop yet.
+  await running.stop();
+  client.close();
+} else if (running) log.info({ url: running.url, namespace: options.namespace }, "virt-api started");
+else client.close();

@@ -1,0 +1,35 @@
+/**
+ * subresources.kubevirt.io's discovery documents, in the shape KubeVirt's virt-api serves them:
+ * the APIGroup, and an APIResourceList whose entries are subresource names only (no kind, no
+ * verbs: nothing in this group is an object one could list).
+ */
+import { SUBRESOURCE_GROUP, SUBRESOURCE_ROUTES, SUBRESOURCE_VERSION } from "./request-target.js";
+
+const GROUP_VERSION = `${SUBRESOURCE_GROUP}/${SUBRESOURCE_VERSION}`;
+
+export function apiGroup() {
+  const version = { groupVersion: GROUP_VERSION, version: SUBRESOURCE_VERSION };
+  return {
+    kind: "APIGroup",
+    apiVersion: "v1",
+    name: SUBRESOURCE_GROUP,
+    versions: [version],
+    preferredVersion: version,
+  };
+}
+
+export function apiResourceList() {
+  return {
+    kind: "APIResourceList",
+    apiVersion: "v1",
+    groupVersion: GROUP_VERSION,
+    resources: Object.entries(SUBRESOURCE_ROUTES).map(([subresource, route]) => ({
+      name: `${route.resource}/${subresource}`,
+      singularName: "",
+      namespaced: true,
+      kind: "",
+      // Empty rather than KubeVirt's null: the same to Go clients, and safe for clients that iterate.
+      verbs: [] as string[],
+    })),
+  };
+}

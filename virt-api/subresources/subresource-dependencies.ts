@@ -1,0 +1,22 @@
+import type { Logger } from "pino";
+import type { ResourceClient } from "../../runtime/index.js";
+import type { RequestHeaderConfig } from "../auth/request-header-config.js";
+import type { Authorizer } from "../auth/subject-access-review.js";
+import type { HandlerClient } from "../handler/handler-client.js";
+import type { HandlerLocator } from "../handler/handler-locator.js";
+import type { VirtualMachine, VirtualMachineInstance } from "../kinds.js";
+import type { VirtApiMetrics } from "../server/virt-api-metrics.js";
+
+/** What the subresource endpoints (HTTP and WebSocket) work with. */
+export interface SubresourceDependencies {
+  readonly vms: ResourceClient<VirtualMachine>;
+  readonly vmis: ResourceClient<VirtualMachineInstance>;
+  readonly authorizer: Authorizer;
+  readonly requestHeader: { current(): RequestHeaderConfig | undefined };
+  readonly handlerLocator: HandlerLocator;
+  readonly handlerClient: HandlerClient;
+  readonly metrics: VirtApiMetrics;
+  readonly log: Logger;
+  /** Between WebSocket pings on proxied streams (KubeVirt's 15 s). */
+  readonly pingIntervalMs: number;
+}

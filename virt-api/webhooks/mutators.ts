@@ -1,0 +1,69 @@
+/**
+ * The mutating webhooks: api/'s defaulting (KubeVirt's defaults, with the cluster's settings)
+ * expressed as the JSON patch that turns the object sent into the defaulted one. An object
+ * defaulting cannot read (the wrong shape) passes unchanged: the validating webhook and the
+ * API server's schema reject it with field paths.
+ */
+import fastJsonPatch from "fast-json-patch";
+import {
+  defaultKubeVirt,
+  defaultVirtualMachine,
+  defaultVirtualMachineInstance,
+  defaultVirtualMachineInstanceReplicaSet,
+  type KubeVirt,
+  type VirtualMachine,
+  type VirtualMachineInstance,
+  type VirtualMachineInstanceReplicaSet,
+} from "../../api/index.js";
+import type { JsonPatchOperation } from "../../runtime/index.js";
+import type { ClusterSettings } from "../config/cluster-settings.js";
+import type { AdmissionRequest } from "./admission-review.js";
+
+export type Defaulter = (object: unknown, settings: ClusterSettings) => unknown;
+
+export const defaultsOf = {
+  virtualMachine: (object: unknown, settings: ClusterSettings) =>
+    defaultVirtualMachine(object as VirtualMachine, settings.defaults),
+  virtualMachineInstance: (object: unknown, settings: ClusterSettings) =>
+    defaultVirtualMachineInstance(object as VirtualMachineInstance, settings.defaults),
+  replicaSet: (object: unknown) =>
+    defaultVirtualMachineInstanceReplicaSet(object as VirtualMachineInstanceReplicaSet),
+  kubeVirt: (object: unknown) => defaultKubeVirt(object as KubeVirt),
+} satisfies Record<string, Defaulter>;
+
+/** The JSON patch from the request's object to its defaulted form ([] when defaulting changes nothing). */
+export function defaultingPatch(
+  request: AdmissionRequest,
+  defaulter: Defaulter,
+  settings: ClusterSettings,
+): JsonPatchOperation[] {
+  const original = asJson(request.object);
+  if (original === undefined) return [];
+  const defaulted = tryDefault(defaulter, original, settings);
+  if (defaulted === undefined) return [];
+  return fastJsonPatch.compare(original as object, asJson(defaulted) as object) as JsonPatchOperation[];
+}
+
+/**
+ * The object as it would be after the mutating webhook: what the validating webhook checks, so
+ * that a missing mutating webhook does not turn KubeVirt's defaults into denials.
+ */
+export function defaultedOrAsSent(object: unknown, defaulter: Defaulter, settings: ClusterSettings): unknown {
+  return tryDefault(defaulter, object, settings) ?? object;
+}
+
+function tryDefault(defaulter: Defaulter, object: unknown, settings: ClusterSettings): unknown {
+  try {
+    return defaulter(object, settings);
+  } catch {
+    // Defaulting walks the spec as the schema describes it; an object of another shape is the
+    // validator's to reject (with field paths), not the mutator's to crash on.
+    return undefined;
+  }
+}
+
+/** A plain-JSON copy (no undefined members), so the patch is computed on what travels. */
+function asJson(value: unknown): unknown {
+  if (value === undefined || value === null || typeof value !== "object") return undefined;
+  return JSON.parse(JSON.stringify(value));
+}

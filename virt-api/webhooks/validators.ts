@@ -1,0 +1,58 @@
+/**
+ * The validating webhooks: api/'s validation of the whole object (shape, then KubeVirt's
+ * rules), on the object as defaulted. An UPDATE that leaves the spec as it was is allowed
+ * without looking further: status, label and finalizer writes must never be refused because a
+ * rule changed after the object was stored.
+ */
+import { isDeepStrictEqual } from "node:util";
+import {
+  type Cause,
+  validateKubeVirt,
+  validateVirtualMachine,
+  validateVirtualMachineInstance,
+  validateVirtualMachineInstanceReplicaSet,
+} from "../../api/index.js";
+import type { ClusterSettings } from "../config/cluster-settings.js";
+import type { AdmissionRequest } from "./admission-review.js";
+import { type Defaulter, defaultedOrAsSent, defaultsOf } from "./mutators.js";
+
+export interface ObjectValidator {
+  readonly defaulter: Defaulter;
+  validate(object: unknown, settings: ClusterSettings): Cause[];
+}
+
+export const validatorsOf = {
+  virtualMachine: {
+    defaulter: defaultsOf.virtualMachine,
+    validate: (object, settings) => validateVirtualMachine(object, { featureGates: settings.featureGates }),
+  },
+  virtualMachineInstance: {
+    defaulter: defaultsOf.virtualMachineInstance,
+    validate: (object) => validateVirtualMachineInstance(object),
+  },
+  replicaSet: {
+    defaulter: defaultsOf.replicaSet,
+    validate: (object) => validateVirtualMachineInstanceReplicaSet(object),
+  },
+  kubeVirt: {
+    defaulter: defaultsOf.kubeVirt,
+    validate: (object) => validateKubeVirt(object),
+  },
+} satisfies Record<string, ObjectValidator>;
+
+/** The causes to deny the request with; empty allows it. */
+export function admissionCauses(
+  request: AdmissionRequest,
+  validator: ObjectValidator,
+  settings: ClusterSettings,
+): Cause[] {
+  if (request.operation !== "CREATE" && request.operation !== "UPDATE") return [];
+  if (request.operation === "UPDATE" && sameSpec(request.object, request.oldObject)) return [];
+  return validator.validate(defaultedOrAsSent(request.object, validator.defaulter, settings), settings);
+}
+
+function sameSpec(object: unknown, oldObject: unknown): boolean {
+  const spec = (value: unknown) =>
+    value && typeof value === "object" ? (value as { spec?: unknown }).spec : undefined;
+  return oldObject !== undefined && isDeepStrictEqual(spec(object), spec(oldObject));
+}

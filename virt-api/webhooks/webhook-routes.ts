@@ -1,0 +1,72 @@
+/**
+ * The webhook endpoints: POST an AdmissionReview v1, get one back with the request's uid. They
+ * need no caller (the API server calls them, over TLS checked against the caBundle); a body that
+ * is not an AdmissionReview is a 400.
+ */
+import type { FastifyInstance } from "fastify";
+import type { Logger } from "pino";
+import { WEBHOOK_PATHS, type WebhookPath } from "../../api/index.js";
+import type { ClusterSettingsSource } from "../config/cluster-settings.js";
+import type { VirtApiMetrics } from "../server/virt-api-metrics.js";
+import { admissionRequestOf, denied, patched, reviewOf } from "./admission-review.js";
+import { type Defaulter, defaultingPatch, defaultsOf } from "./mutators.js";
+import { admissionCauses, type ObjectValidator, validatorsOf } from "./validators.js";
+
+export interface WebhookDependencies {
+  readonly settings: ClusterSettingsSource;
+  readonly metrics: VirtApiMetrics;
+  readonly log: Logger;
+}
+
+const MUTATORS: readonly [WebhookPath, Defaulter, readonly string[]][] = [
+  [WEBHOOK_PATHS.vmMutate, defaultsOf.virtualMachine, ["CREATE", "UPDATE"]],
+  // KubeVirt defaults a VMI once, on CREATE: an update must not change what a running VM was given.
+  [WEBHOOK_PATHS.vmiMutate, defaultsOf.virtualMachineInstance, ["CREATE"]],
+  [WEBHOOK_PATHS.vmirsMutate, defaultsOf.replicaSet, ["CREATE", "UPDATE"]],
+];
+
+const VALIDATORS: readonly [WebhookPath, ObjectValidator][] = [
+  [WEBHOOK_PATHS.vmValidate, validatorsOf.virtualMachine],
+  [WEBHOOK_PATHS.vmiValidate, validatorsOf.virtualMachineInstance],
+  [WEBHOOK_PATHS.vmirsValidate, validatorsOf.replicaSet],
+  [WEBHOOK_PATHS.kubevirtValidate, validatorsOf.kubeVirt],
+];
+
+export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookDependencies): void {
+  for (const [path, defaulter, operations] of MUTATORS) {
+    app.post(path, async (request) => {
+      const admission = admissionRequestOf(parseJson(request.body));
+      const operationsPatch = operations.includes(admission.operation)
+        ? defaultingPatch(admission, defaulter, deps.settings.current())
+        : [];
+      deps.metrics.admissionReview(path, true);
+      return reviewOf(patched(admission.uid, operationsPatch));
+    });
+  }
+  for (const [path, validator] of VALIDATORS) {
+    app.post(path, async (request) => {
+      const admission = admissionRequestOf(parseJson(request.body));
+      const causes = admissionCauses(admission, validator, deps.settings.current());
+      deps.metrics.admissionReview(path, causes.length === 0);
+      if (causes.length > 0) {
+        deps.log.debug(
+          { webhook: path, namespace: admission.namespace, name: admission.name, causes: causes.length },
+          "denied",
+        );
+      }
+      return reviewOf(
+        causes.length === 0 ? { uid: admission.uid, allowed: true } : denied(admission.uid, causes),
+      );
+    });
+  }
+}
+
+/** The raw body as JSON; a body that is not JSON is the AdmissionReview check's to refuse. */
+function parseJson(body: unknown): unknown {
+  if (typeof body !== "string") return body;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+}

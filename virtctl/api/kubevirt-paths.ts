@@ -1,0 +1,30 @@
+/** The API paths virtctl uses: KubeVirt's objects, their subresources, and namespaces. */
+
+export const SUBRESOURCE_GROUP_VERSION = "/apis/subresources.kubevirt.io/v1";
+
+export type KubeVirtResource = "virtualmachines" | "virtualmachineinstances";
+
+/** The singular names the API server's messages use (`virtualmachine "x" not found`). */
+export const SINGULAR: Readonly<Record<KubeVirtResource, string>> = {
+  virtualmachines: "virtualmachine",
+  virtualmachineinstances: "virtualmachineinstance",
+};
+
+const segment = encodeURIComponent;
+
+export function objectPath(namespace: string, resource: KubeVirtResource, name: string): string {
+  return `/apis/kubevirt.io/v1/namespaces/${segment(namespace)}/${resource}/${segment(name)}`;
+}
+
+export function subresourcePath(
+  namespace: string,
+  resource: KubeVirtResource,
+  name: string,
+  subresource: string,
+): string {
+  return `${SUBRESOURCE_GROUP_VERSION}/namespaces/${segment(namespace)}/${resource}/${segment(name)}/${subresource}`;
+}
+
+export function namespacePath(namespace: string): string {
+  return `/api/v1/namespaces/${segment(namespace)}`;
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+/**
+ * virtctl: KubeVirt's command line for VMs (start, stop, restart, pause, unpause, console, vnc,
+ * version, create vm), reading the kubeconfig like kubectl. This file only wires the commands
+ * together; each lives in commands/.
+ */
+import { Command } from "commander";
+import { ApiClient } from "./api/api-client.js";
+import type { CommandDeps } from "./commands/command-deps.js";
+import { consoleCommand } from "./commands/console.js";
+import { createCommand } from "./commands/create-vm.js";
+import { pauseCommand, unpauseCommand } from "./commands/pause.js";
+import { restartCommand } from "./commands/restart.js";
+import { startCommand } from "./commands/start.js";
+import { stopCommand } from "./commands/stop.js";
+import { versionCommand } from "./commands/version.js";
+import { vncCommand } from "./commands/vnc.js";
+import { exitAfterFlush, reportError } from "./errors/report-error.js";
+import { loadKubeConfig } from "./kubeconfig/load-kubeconfig.js";
+
+const deps: CommandDeps = {
+  connect: (flags) => new ApiClient(loadKubeConfig(flags)),
+  io: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
+};
+
+const program = new Command("virtctl")
+  .description("Control KubeVirt virtual machines: start, stop, console, vnc, ...")
+  .option("--kubeconfig <path>", "kubeconfig file (default: $KUBECONFIG, ~/.kube/config, or in-cluster)")
+  .option("--context <name>", "the kubeconfig context to use (default: its current context)")
+  .option("-n, --namespace <namespace>", "namespace (default: the context's, else default)")
+  .showSuggestionAfterError();
+for (const command of [
+  startCommand(deps),
+  stopCommand(deps),
+  restartCommand(deps),
+  pauseCommand(deps),
+  unpauseCommand(deps),
+  consoleCommand(deps),
+  vncCommand(deps),
+  versionCommand(deps),
+  createCommand(deps),
+]) {
+  program.addCommand(command);
+}
+
+// Whatever escapes still ends in one line and an exit, which restores the terminal ('exit').
+const fatal = (error: unknown) => exitAfterFlush(reportError(error, process.stderr));
+process.on("uncaughtException", fatal);
+process.on("unhandledRejection", fatal);
+
+try {
+  await program.parseAsync(process.argv);
+  exitAfterFlush(typeof process.exitCode === "number" ? process.exitCode : 0);
+} catch (error) {
+  exitAfterFlush(reportError(error, process.stderr));
+}
