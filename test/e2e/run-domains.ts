@@ -23,6 +23,8 @@ export interface GuestConsole {
   readonly transcript: ConsoleTranscript;
   /** Types a line at the guest's shell. */
   type(line: string): Promise<void>;
+  /** Writes bytes as typed, without an Enter (the console benchmark's single keys). */
+  write(bytes: string): Promise<void>;
   close(): void;
 }
 
@@ -121,6 +123,8 @@ export class RunDomains {
       return {
         transcript,
         type: (line) => typeLine(stream, line),
+        write: (bytes) =>
+          new Promise((resolve, reject) => stream.write(bytes, (err) => (err ? reject(err) : resolve()))),
         close: () => {
           this.#consoles.delete(stream);
           stream.destroy();
