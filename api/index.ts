@@ -72,6 +72,7 @@ export {
   validateVirtualMachineInstanceReplicaSet,
 } from "./validation/object-validation.js";
 export { effectiveRunStrategy, type VirtualMachineValidationOptions } from "./validation/vm-validation.js";
+export { readVersionInfo, type VersionInfo } from "./version/version-info.js";
 export { type VirtualMachine, VirtualMachineKind } from "./vm/virtual-machine.js";
 export { RUN_STRATEGIES, type RunStrategy, type VirtualMachineSpec } from "./vm/vm-spec.js";
 export {

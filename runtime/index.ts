@@ -3,8 +3,24 @@
  * hold one concern (client, informer, queue, controller, leader election, events, manager,
  * metrics).
  */
+export {
+  addCommonOptions,
+  addKubeconfigOption,
+  addLogLevelOption,
+  type CommonOptions,
+  type ListenDefaults,
+  readCommonOptions,
+} from "./cli/common-options.js";
+export { componentCommand, parseOrExit } from "./cli/component-command.js";
+export {
+  addLeaderElectionOptions,
+  type LeaderElectionOptions,
+  readLeaderElectionOptions,
+} from "./cli/leader-election-options.js";
+export { parseLogLevel, parsePort, parseSeconds } from "./cli/option-parsers.js";
 export * from "./client/api-errors.js";
 export { KubeClient, type KubeClientOptions } from "./client/kube-client.js";
+export { loadKubeConfig } from "./client/load-kube-config.js";
 export { type ApplyOptions, type PatchOptions, ResourceClient } from "./client/resource-client.js";
 export { KubeTransport, type TransportOptions } from "./client/transport.js";
 export type { WatchEvent } from "./client/watch-events.js";
@@ -57,6 +73,7 @@ export { Manager, type ManagerExit, type ManagerOptions } from "./manager/manage
 export type { Runnable } from "./manager/runnable.js";
 export { stopOnSignals } from "./manager/stop-on-signals.js";
 export { RuntimeMetrics } from "./metrics/runtime-metrics.js";
+export { type Namespace, namespaceKind, nodeKind, podKind } from "./objects/core-kinds.js";
 export {
   deepFreeze,
   type Frozen,
@@ -66,6 +83,7 @@ export {
   type OwnerReference,
   type Status,
   type StatusCause,
+  type WithObjectMeta,
 } from "./objects/kube-object.js";
 export { objectKey, parseKey, refKey } from "./objects/object-key.js";
 export {
@@ -87,3 +105,6 @@ export {
 } from "./queue/rate-limiters.js";
 export { RateLimitingQueue } from "./queue/rate-limiting-queue.js";
 export { WorkQueue } from "./queue/work-queue.js";
+export { DEFAULT_PING_INTERVAL_MS, keepWebSocketAlive } from "./websocket/keep-alive.js";
+export { refuseUpgrade } from "./websocket/refuse-upgrade.js";
+export { writeMessagesTo } from "./websocket/write-messages.js";

@@ -1,6 +1,6 @@
 /**
- * The kinds virt-api reads and writes, described for the runtime. kubevirt.io types come from
- * api/; core/v1 types from kubernetes-models (types only: nothing of it loads at run time).
+ * The kinds virt-api reads and writes, described for the runtime. kubevirt.io types and names
+ * come from api/; core/v1 types from kubernetes-models (types only: nothing of it loads at run time).
  */
 import type { IConfigMap } from "kubernetes-models/v1/ConfigMap";
 import type { IPod } from "kubernetes-models/v1/Pod";
@@ -9,54 +9,23 @@ import {
   type VirtualMachine as ApiVirtualMachine,
   type VirtualMachineInstance as ApiVirtualMachineInstance,
   type VirtualMachineInstanceReplicaSet as ApiVirtualMachineInstanceReplicaSet,
-  GROUP,
   KubeVirtKind,
-  VERSION,
   VirtualMachineInstanceKind,
   VirtualMachineKind,
 } from "../api/index.js";
-import { defineKind, type KubeObject, type ObjectMeta } from "../runtime/index.js";
+import { defineKind, type KubeObject, podKind, type WithObjectMeta } from "../runtime/index.js";
 
-/**
- * api/ types metadata as the CRD schema allows it (nullable timestamps); the API server returns
- * the stored shape. Ours passes to every api/ function unchanged.
- */
-type WithStoredMetadata<T> = Omit<T, "metadata"> & { metadata?: ObjectMeta };
-
-export type VirtualMachine = WithStoredMetadata<ApiVirtualMachine>;
-export type VirtualMachineInstance = WithStoredMetadata<ApiVirtualMachineInstance>;
-export type VirtualMachineInstanceReplicaSet = WithStoredMetadata<ApiVirtualMachineInstanceReplicaSet>;
-export type KubeVirt = WithStoredMetadata<ApiKubeVirt>;
+export type VirtualMachine = WithObjectMeta<ApiVirtualMachine>;
+export type VirtualMachineInstance = WithObjectMeta<ApiVirtualMachineInstance>;
+export type VirtualMachineInstanceReplicaSet = WithObjectMeta<ApiVirtualMachineInstanceReplicaSet>;
+export type KubeVirt = WithObjectMeta<ApiKubeVirt>;
 export type Pod = IPod;
 export type ConfigMap = IConfigMap;
 
-const kubevirtGroup = { group: GROUP, version: VERSION, namespaced: true } as const;
-
-export const vmKind = defineKind<VirtualMachine>({
-  ...kubevirtGroup,
-  kind: VirtualMachineKind.kind,
-  plural: VirtualMachineKind.plural,
-});
-
-export const vmiKind = defineKind<VirtualMachineInstance>({
-  ...kubevirtGroup,
-  kind: VirtualMachineInstanceKind.kind,
-  plural: VirtualMachineInstanceKind.plural,
-});
-
-export const kubeVirtKind = defineKind<KubeVirt>({
-  ...kubevirtGroup,
-  kind: KubeVirtKind.kind,
-  plural: KubeVirtKind.plural,
-});
-
-export const podKind = defineKind<Pod>({
-  group: "",
-  version: "v1",
-  kind: "Pod",
-  plural: "pods",
-  namespaced: true,
-});
+export const vmKind = defineKind<VirtualMachine>(VirtualMachineKind);
+export const vmiKind = defineKind<VirtualMachineInstance>(VirtualMachineInstanceKind);
+export const kubeVirtKind = defineKind<KubeVirt>(KubeVirtKind);
+export { podKind };
 
 export const configMapKind = defineKind<ConfigMap>({
   group: "",

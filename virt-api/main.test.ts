@@ -3,24 +3,15 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { createServer } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { eventually } from "../test/harness/api-server-fixture.js";
+import { freePort } from "../test/harness/free-port.js";
 import { vmKind } from "./kinds.js";
 import { createVm, subresourcePath, TEST_NAMESPACE } from "./testing/test-objects.js";
 import { NAMESPACE, startVirtApiFixture, type VirtApiFixture } from "./testing/virt-api-fixture.js";
 
 const mainScript = fileURLToPath(new URL("./main.js", import.meta.url));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  server.close();
-  return typeof address === "object" && address ? address.port : 0;
-}
 
 describe("the virt-api command", () => {
   let fixture: VirtApiFixture;

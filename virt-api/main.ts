@@ -7,19 +7,11 @@
  */
 import { pino } from "pino";
 import { Registry } from "prom-client";
-import { KubeClient, stopOnSignals } from "../runtime/index.js";
+import { KubeClient, loadKubeConfig, parseOrExit, stopOnSignals } from "../runtime/index.js";
 import { parseCliOptions } from "./cli-options.js";
-import { loadKubeConfig } from "./kube-config.js";
 import { type RunningVirtApi, startVirtApi } from "./virt-api.js";
 
-let options: ReturnType<typeof parseCliOptions>;
-try {
-  options = parseCliOptions(process.argv.slice(2), process.env);
-} catch (error) {
-  // commander already printed the message (or the help it was asked for).
-  const code = (error as { exitCode?: number }).exitCode;
-  process.exit(typeof code === "number" ? code : 2);
-}
+const options = parseOrExit(() => parseCliOptions(process.argv.slice(2), process.env));
 const log = pino({ level: options.logLevel }).child({ component: "virt-api" });
 const client = KubeClient.fromKubeConfig(loadKubeConfig(options.kubeconfig, process.env), {
   fieldManager: "virt-api",

@@ -6,18 +6,23 @@
  */
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
-import { type KubeClient, kindId, RuntimeMetrics, SharedInformer } from "../runtime/index.js";
+import { readVersionInfo } from "../api/index.js";
+import {
+  DEFAULT_PING_INTERVAL_MS,
+  type KubeClient,
+  kindId,
+  RuntimeMetrics,
+  SharedInformer,
+} from "../runtime/index.js";
 import { SecretTlsSource } from "../runtime/tls/secret-tls-source.js";
 import { CERTIFICATE_SECRETS } from "../runtime/tls/tls-material.js";
 import { RequestHeaderSource } from "./auth/request-header-source.js";
 import { type Authorizer, SubjectAccessReviewAuthorizer } from "./auth/subject-access-review.js";
 import { KubeVirtClusterSettings } from "./config/cluster-settings.js";
-import { PING_INTERVAL_MS } from "./console/keep-alive.js";
 import { DEFAULT_CONSOLE_SERVER_PORT, HandlerClient } from "./handler/handler-client.js";
 import { HandlerLocator } from "./handler/handler-locator.js";
 import { type KubeVirt, kubeVirtKind, podKind, vmiKind, vmKind } from "./kinds.js";
 import { firstServingMaterial } from "./server/serving-tls.js";
-import { readVersionInfo } from "./server/version-info.js";
 import { VirtApiMetrics } from "./server/virt-api-metrics.js";
 import { type RunningVirtApiServer, startVirtApiServer } from "./server/virt-api-server.js";
 
@@ -86,7 +91,7 @@ export async function startVirtApi(
         }),
         metrics,
         log,
-        pingIntervalMs: options.pingIntervalMs ?? PING_INTERVAL_MS,
+        pingIntervalMs: options.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS,
       },
       webhooks: { settings: new KubeVirtClusterSettings(sources.kubevirts, namespace), metrics, log },
       versionInfo: readVersionInfo(),

@@ -1,79 +1,40 @@
-import { Command, InvalidArgumentError } from "commander";
+import {
+  addCommonOptions,
+  addLeaderElectionOptions,
+  type CommonOptions,
+  componentCommand,
+  type LeaderElectionOptions,
+  readCommonOptions,
+  readLeaderElectionOptions,
+} from "../runtime/index.js";
 
 /** What virt-controller's flags say: only where things are (configuration is the KubeVirt CR's). */
-export interface CliOptions {
-  kubeconfig: string | undefined;
-  namespace: string;
-  launcherImage: string;
-  address: string;
-  port: number;
-  leaseDurationMs: number;
-  renewDeadlineMs: number;
-  retryPeriodMs: number;
-  identity: string | undefined;
-  logLevel: string;
+export interface CliOptions extends CommonOptions {
+  readonly namespace: string;
+  readonly launcherImage: string;
+  readonly leaderElection: LeaderElectionOptions;
 }
 
 /** Parses virt-controller's command line (`argv` without node and the script). */
 export function parseCliOptions(argv: readonly string[]): CliOptions {
-  const program = new Command("virt-controller")
-    .description("kubevirt-ts virt-controller: VirtualMachines → VMIs → launcher pods")
-    .option(
-      "--kubeconfig <path>",
-      "kubeconfig file (default: in-cluster when KUBERNETES_SERVICE_HOST is set, else $KUBECONFIG or ~/.kube/config)",
-    )
+  const program = componentCommand(
+    "virt-controller",
+    "kubevirt-ts virt-controller: VirtualMachines → VMIs → launcher pods",
+  )
     .option("--namespace <namespace>", "namespace of the KubeVirt CR and the leader Lease", "kubevirt")
-    .option("--launcher-image <image>", "image of the virt-launcher pods", "virt-launcher")
-    .option("--address <ip>", "address of the health and metrics server", "0.0.0.0")
-    .option("--port <port>", "port of /healthz, /readyz and /metrics (0: any free port)", port, 8443)
-    .option("--leader-elect-lease-duration <seconds>", "how long a Lease holds without renewal", seconds, 15)
-    .option(
-      "--leader-elect-renew-deadline <seconds>",
-      "how long the leader tries to renew before it stops",
-      seconds,
-      10,
-    )
-    .option("--leader-elect-retry-period <seconds>", "pause between Lease attempts", seconds, 2)
-    .option("--identity <name>", "leader election identity (default: host name and a random suffix)")
-    .option("--log-level <level>", "trace, debug, info, warn, error", "info")
-    .exitOverride()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
-  program.parse([...argv], { from: "user" });
-  const flags = program.opts<{
-    kubeconfig?: string;
-    namespace: string;
-    launcherImage: string;
-    address: string;
-    port: number;
-    leaderElectLeaseDuration: number;
-    leaderElectRenewDeadline: number;
-    leaderElectRetryPeriod: number;
-    identity?: string;
-    logLevel: string;
-  }>();
+    .option("--launcher-image <image>", "image of the virt-launcher pods", "virt-launcher");
+  // virt-operator's Deployment passes --address $(POD_IP).
+  addCommonOptions(program, {
+    serves: "the health and metrics server (/healthz, /readyz, /metrics)",
+    address: "0.0.0.0",
+    port: 8443,
+  });
+  addLeaderElectionOptions(program).parse([...argv], { from: "user" });
+  const flags = program.opts<{ namespace: string; launcherImage: string }>();
   return {
-    kubeconfig: flags.kubeconfig,
+    ...readCommonOptions(program),
     namespace: flags.namespace,
     launcherImage: flags.launcherImage,
-    address: flags.address,
-    port: flags.port,
-    leaseDurationMs: flags.leaderElectLeaseDuration * 1000,
-    renewDeadlineMs: flags.leaderElectRenewDeadline * 1000,
-    retryPeriodMs: flags.leaderElectRetryPeriod * 1000,
-    identity: flags.identity,
-    logLevel: flags.logLevel,
+    leaderElection: readLeaderElectionOptions(program),
   };
-}
-
-function port(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535)
-    throw new InvalidArgumentError("a port is an integer from 0 to 65535");
-  return parsed;
-}
-
-function seconds(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new InvalidArgumentError("a positive number of seconds");
-  return parsed;
 }

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { createServer } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { leaseKind } from "../runtime/index.js";
 import { eventually } from "../test/harness/api-server-fixture.js";
+import { freePort } from "../test/harness/free-port.js";
 import { podKind, vmiKind, vmKind } from "./kinds.js";
 import { NAMESPACE, vmManifest } from "./testing/fixtures.js";
 import { KUBEVIRT_NAMESPACE, startVirtTestCluster, type VirtTestCluster } from "./testing/test-cluster.js";
@@ -17,15 +17,6 @@ interface Replica {
   port: number;
   child: ChildProcess;
   exited: Promise<number | null>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  server.close();
-  return typeof address === "object" && address ? address.port : 0;
 }
 
 async function startReplica(kubeconfig: string, identity: string): Promise<Replica> {

@@ -5,19 +5,11 @@
  * Flags say where things are; configuration comes from the KubeVirt CR in --namespace.
  */
 import { pino } from "pino";
-import { Manager, stopOnSignals, systemClock } from "../runtime/index.js";
+import { loadKubeConfig, Manager, parseOrExit, stopOnSignals, systemClock } from "../runtime/index.js";
 import { parseCliOptions } from "./cli-options.js";
 import { addVirtControllers } from "./controllers.js";
-import { loadKubeConfig } from "./kube-config.js";
 
-let options: ReturnType<typeof parseCliOptions>;
-try {
-  options = parseCliOptions(process.argv.slice(2));
-} catch (error) {
-  // commander already printed the message (or the help it was asked for).
-  const code = (error as { exitCode?: number }).exitCode;
-  process.exit(typeof code === "number" ? code : 2);
-}
+const options = parseOrExit(() => parseCliOptions(process.argv.slice(2)));
 const log = pino({ level: options.logLevel });
 const manager = new Manager({
   name: "virt-controller",
@@ -26,10 +18,7 @@ const manager = new Manager({
   leaderElection: {
     namespace: options.namespace,
     name: "virt-controller",
-    ...(options.identity ? { identity: options.identity } : {}),
-    leaseDurationMs: options.leaseDurationMs,
-    renewDeadlineMs: options.renewDeadlineMs,
-    retryPeriodMs: options.retryPeriodMs,
+    ...options.leaderElection,
   },
   health: { host: options.address, port: options.port },
   clock: systemClock,

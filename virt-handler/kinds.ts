@@ -8,48 +8,13 @@ import {
   type VirtualMachineInstance,
   VirtualMachineInstanceKind,
 } from "../api/index.js";
-import { defineKind, type ObjectMeta } from "../runtime/index.js";
+import { defineKind, nodeKind, podKind, type WithObjectMeta } from "../runtime/index.js";
 
 export type Pod = IPod;
 export type Node = INode;
+export type Vmi = WithObjectMeta<VirtualMachineInstance>;
+export type KubeVirt = WithObjectMeta<ApiKubeVirt>;
 
-/**
- * api/'s kinds with the runtime's ObjectMeta: api/ allows a null creationTimestamp (as the CRD
- * schema does), which the runtime's KubeObject does not. Both describe the same JSON; objects of
- * these types can be passed to api/ functions unchanged.
- */
-type WithRuntimeMeta<T> = Omit<T, "metadata"> & { metadata?: ObjectMeta };
-export type Vmi = WithRuntimeMeta<VirtualMachineInstance>;
-export type KubeVirt = WithRuntimeMeta<ApiKubeVirt>;
-
-export const vmiKind = defineKind<Vmi>({
-  group: VirtualMachineInstanceKind.group,
-  version: VirtualMachineInstanceKind.version,
-  kind: VirtualMachineInstanceKind.kind,
-  plural: VirtualMachineInstanceKind.plural,
-  namespaced: true,
-});
-
-export const kubeVirtKind = defineKind<KubeVirt>({
-  group: KubeVirtKind.group,
-  version: KubeVirtKind.version,
-  kind: KubeVirtKind.kind,
-  plural: KubeVirtKind.plural,
-  namespaced: true,
-});
-
-export const podKind = defineKind<Pod>({
-  group: "",
-  version: "v1",
-  kind: "Pod",
-  plural: "pods",
-  namespaced: true,
-});
-
-export const nodeKind = defineKind<Node>({
-  group: "",
-  version: "v1",
-  kind: "Node",
-  plural: "nodes",
-  namespaced: false,
-});
+export const vmiKind = defineKind<Vmi>(VirtualMachineInstanceKind);
+export const kubeVirtKind = defineKind<KubeVirt>(KubeVirtKind);
+export { nodeKind, podKind };

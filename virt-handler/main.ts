@@ -11,17 +11,21 @@ import { mkdir } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { KubeConfig } from "@kubernetes/client-node";
-import { Command, InvalidArgumentError } from "commander";
+import type { KubeConfig } from "@kubernetes/client-node";
+import { Command } from "commander";
 import { type Logger, pino } from "pino";
 import { LABELS } from "../api/index.js";
 import { Connection, type ReconnectOptions } from "../libvirt/index.js";
 import {
+  addKubeconfigOption,
+  addLogLevelOption,
   Backoff,
   type Controller,
+  loadKubeConfig,
   Manager,
   type ManagerExit,
   objectKey,
+  parsePort,
   type SharedInformer,
   sleep,
   stopOnSignals,
@@ -322,23 +326,6 @@ function libvirtAnswers(connection: Connection): boolean {
 
 // ---- the command line ---------------------------------------------------------------------------
 
-function port(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535) {
-    throw new InvalidArgumentError("not a port number (0-65535)");
-  }
-  return parsed;
-}
-
-function loadKubeConfig(path: string | undefined): KubeConfig {
-  const kubeConfig = new KubeConfig();
-  if (path !== undefined) kubeConfig.loadFromFile(path);
-  else if (process.env.KUBERNETES_SERVICE_HOST)
-    kubeConfig.loadFromCluster(process.env.KUBEVIRT_TS_ROOT ?? "");
-  else kubeConfig.loadFromDefault();
-  return kubeConfig;
-}
-
 interface CommandLine {
   nodeName?: string;
   libvirtUri: string;
@@ -357,8 +344,8 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   const program = new Command("virt-handler")
     .description("kubevirt-ts node agent: runs the VMIs of its node as libvirt domains")
     .option("--node-name <name>", "this node's name (default: $NODE_NAME, else the hostname)")
-    .option("--libvirt-uri <uri>", "libvirt connection URI", "qemu:///system")
-    .option("--kubeconfig <file>", "kubeconfig (default: in-cluster when KUBERNETES_SERVICE_HOST is set)")
+    .option("--libvirt-uri <uri>", "libvirt connection URI", "qemu:///system");
+  addKubeconfigOption(program)
     .option("--namespace <ns>", "namespace of the KubeVirt CR", "kubevirt")
     // The image's environment may say where these are (the dev cluster's image map does), so the
     // operator's DaemonSet stays the same everywhere.
@@ -373,15 +360,15 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       process.env.VIRT_HANDLER_IMAGE_STORE ?? "/var/lib/kubevirt-ts/images",
     )
     .option("--listen-address <ip>", "address of /healthz and /metrics", process.env.POD_IP ?? "0.0.0.0")
-    .option("--port <n>", "port of /healthz and /metrics (0: any free one)", port, 8443)
+    .option("--port <n>", "port of /healthz and /metrics (0: any free one)", parsePort, 8443)
     .option(
       "--console-port <n>",
       "port of the console, VNC and pause server for virt-api (0: any free one)",
-      port,
+      parsePort,
       DEFAULT_CONSOLE_PORT,
     )
-    .option("--heartbeat-interval <seconds>", "node heartbeat interval", Number, 30)
-    .option("--log-level <level>", "pino log level", "info");
+    .option("--heartbeat-interval <seconds>", "node heartbeat interval", Number, 30);
+  addLogLevelOption(program);
   program.parse(argv, { from: "node" });
   return program.opts<CommandLine>();
 }
@@ -395,7 +382,7 @@ async function main(): Promise<void> {
   const handler = await startVirtHandler({
     nodeName,
     libvirtUri: flags.libvirtUri,
-    kubeConfig: loadKubeConfig(flags.kubeconfig),
+    kubeConfig: loadKubeConfig(flags.kubeconfig, process.env),
     namespace: flags.namespace,
     stateDir: flags.stateDir ?? join("/var/lib/kubevirt-ts", nodeName),
     imageStore: flags.imageStore,

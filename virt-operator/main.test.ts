@@ -6,11 +6,11 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { createServer } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { leaseKind } from "../runtime/index.js";
 import { eventually } from "../test/harness/api-server-fixture.js";
+import { freePort } from "../test/harness/free-port.js";
 import { kubeVirtKind } from "./kinds.js";
 import { OPERATOR_FINALIZER } from "./strategy/install-strategy.js";
 import {
@@ -22,15 +22,6 @@ import {
 import { TEST_NAMESPACE } from "./testing/test-strategy.js";
 
 const mainScript = fileURLToPath(new URL("./main.js", import.meta.url));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  server.close();
-  return typeof address === "object" && address ? address.port : 0;
-}
 
 interface OperatorProcess {
   child: ChildProcess;

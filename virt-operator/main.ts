@@ -7,22 +7,14 @@
  * acts. Its own image ($VIRT_OPERATOR_IMAGE) says which version it installs.
  */
 import { pino } from "pino";
-import { Manager, stopOnSignals, systemClock } from "../runtime/index.js";
+import { loadKubeConfig, Manager, parseOrExit, stopOnSignals, systemClock } from "../runtime/index.js";
 import { parseCliOptions } from "./cli-options.js";
-import { loadKubeConfig } from "./kube-config.js";
 import { addKubeVirtController } from "./kubevirt/kubevirt-controller.js";
 import { OPERATOR_IMAGE_ENV, operatorIdentityFromImage } from "./operator-image.js";
 import type { OperatorIdentity } from "./strategy/install-strategy.js";
 import { renderStrategy } from "./strategy/render-strategy.js";
 
-let options: ReturnType<typeof parseCliOptions>;
-try {
-  options = parseCliOptions(process.argv.slice(2), process.env);
-} catch (error) {
-  // commander already printed the message (or the help it was asked for).
-  const code = (error as { exitCode?: number }).exitCode;
-  process.exit(typeof code === "number" ? code : 2);
-}
+const options = parseOrExit(() => parseCliOptions(process.argv.slice(2), process.env));
 let identity: OperatorIdentity;
 try {
   identity = operatorIdentityFromImage(process.env[OPERATOR_IMAGE_ENV], options.namespace);
@@ -38,10 +30,7 @@ const manager = new Manager({
   leaderElection: {
     namespace: options.namespace,
     name: "virt-operator",
-    ...(options.identity ? { identity: options.identity } : {}),
-    leaseDurationMs: options.leaseDurationMs,
-    renewDeadlineMs: options.renewDeadlineMs,
-    retryPeriodMs: options.retryPeriodMs,
+    ...options.leaderElection,
   },
   health: { host: options.address, port: options.port },
   clock: systemClock,

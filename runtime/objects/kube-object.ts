@@ -34,6 +34,13 @@ export interface KubeObject {
   metadata?: ObjectMeta;
 }
 
+/**
+ * An object type whose own metadata type differs from ours (api/'s schema-derived types allow a
+ * null creationTimestamp, as the CRD schema does) with the metadata the API server returns. Both
+ * describe the same JSON: such an object still passes to functions typed with the original.
+ */
+export type WithObjectMeta<T> = Omit<T, "metadata"> & { metadata?: ObjectMeta };
+
 /** The metav1.Status body the API server answers errors (and some deletes) with. */
 export interface StatusCause {
   reason?: string;

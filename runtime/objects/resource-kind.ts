@@ -17,8 +17,13 @@ export interface ResourceKind<T extends KubeObject = KubeObject> {
   readonly objectType?: T;
 }
 
+/**
+ * Describes a kind for the runtime. Only the names the runtime uses are kept, so a richer
+ * description (api/'s kind definitions carry schemas and printer columns) can be passed as it is.
+ */
 export function defineKind<T extends KubeObject>(kind: Omit<ResourceKind<T>, "objectType">): ResourceKind<T> {
-  return Object.freeze({ ...kind });
+  const { group, version, kind: name, plural, namespaced } = kind;
+  return Object.freeze({ group, version, kind: name, plural, namespaced });
 }
 
 export function apiVersionOf(kind: ResourceKind): string {

@@ -43,7 +43,8 @@ export interface TestApiServerOptions
   inMemory?: boolean;
 }
 
-const quietLog = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+/** A logger for what tests run in-process: silent unless $TEST_LOG_LEVEL says otherwise. */
+export const quietLog = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
 
 /** Starts a dev-cluster API server in a fresh temporary directory, on a free port. */
 export async function startTestApiServer(options: TestApiServerOptions = {}): Promise<TestApiServer> {
@@ -118,7 +119,7 @@ function runKubectl(
 export async function eventually<T>(
   what: string,
   check: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 20_000,
+  timeoutMs = 60_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;

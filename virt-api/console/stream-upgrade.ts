@@ -5,12 +5,13 @@
  * VMI, the handler's own WebSocket), so a failure is an ordinary HTTP answer with a Status that
  * virtctl prints; then the two WebSockets are joined.
  */
-import { type IncomingMessage, STATUS_CODES } from "node:http";
+import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import type { TLSSocket } from "node:tls";
 import { type WebSocket, WebSocketServer } from "ws";
+import { refuseUpgrade } from "../../runtime/index.js";
 import { PLAIN_STREAM_PROTOCOL } from "../handler/handler-client.js";
-import { asStatusError, pathNotFound, type StatusError } from "../status/status-error.js";
+import { asStatusError, pathNotFound } from "../status/status-error.js";
 import { admitCaller } from "../subresources/admit-caller.js";
 import { readVmi } from "../subresources/read-vmi.js";
 import { handlerPathOf, requestTargetOf } from "../subresources/request-target.js";
@@ -64,7 +65,7 @@ async function upgrade(
     const status = asStatusError(error);
     if (status.code >= 500) deps.log.error({ err: error, url: request.url }, "cannot open the stream");
     if (target) deps.metrics.request(target.subresource, status.code);
-    refuseUpgrade(socket, status);
+    refuseUpgrade(socket, status.status);
     return;
   }
   if (socket.destroyed) {
@@ -84,20 +85,4 @@ async function upgrade(
       log.info(end, "stream closed");
     });
   });
-}
-
-/** Answers an upgrade that will not happen with the Status, then closes the connection. */
-function refuseUpgrade(socket: Duplex, error: StatusError): void {
-  if (socket.destroyed) return;
-  const body = JSON.stringify(error.status);
-  socket.end(
-    [
-      `HTTP/1.1 ${error.code} ${STATUS_CODES[error.code] ?? "Error"}`,
-      "Content-Type: application/json",
-      `Content-Length: ${Buffer.byteLength(body)}`,
-      "Connection: close",
-      "",
-      body,
-    ].join("\r\n"),
-  );
 }

@@ -7,7 +7,7 @@
  */
 import type { Logger } from "pino";
 import { type RawData, WebSocket } from "ws";
-import { keepAlive } from "./keep-alive.js";
+import { keepWebSocketAlive } from "../../runtime/index.js";
 
 export interface PipeOptions {
   readonly pingIntervalMs: number;
@@ -35,8 +35,8 @@ export function pipeWebSockets(
   const low = options.lowWaterMark ?? 256 * 1024;
   forward(client, handler, high, low);
   forward(handler, client, high, low);
-  keepAlive(client, options.pingIntervalMs);
-  keepAlive(handler, options.pingIntervalMs);
+  keepWebSocketAlive(client, options.pingIntervalMs);
+  keepWebSocketAlive(handler, options.pingIntervalMs);
   client.on("error", (error) => options.log.debug({ err: error }, "client WebSocket error"));
   handler.on("error", (error) => options.log.debug({ err: error }, "virt-handler WebSocket error"));
   let first: PipeEnd | undefined;

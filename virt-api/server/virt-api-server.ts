@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
+import type { VersionInfo } from "../../api/index.js";
 import type { TlsMaterial } from "../../runtime/tls/tls-material.js";
 import { streamUpgrades } from "../console/stream-upgrade.js";
 import { asStatusError, pathNotFound } from "../status/status-error.js";
@@ -15,7 +16,6 @@ import { registerSubresourceRoutes } from "../subresources/subresource-routes.js
 import { registerWebhookRoutes, type WebhookDependencies } from "../webhooks/webhook-routes.js";
 import { type Readiness, registerHealthRoutes } from "./health-routes.js";
 import { followServingTls, type ServingTlsSources, servingTlsOptions } from "./serving-tls.js";
-import type { VersionInfo } from "./version-info.js";
 
 export interface VirtApiServerOptions {
   readonly host: string;

@@ -6,8 +6,8 @@
 
 import type { TLSSocket } from "node:tls";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { VersionInfo } from "../../api/index.js";
 import { verifyFrontProxy } from "../auth/request-header-authenticator.js";
-import type { VersionInfo } from "../server/version-info.js";
 import { asStatusError, badRequest, methodNotAllowed, pathNotFound } from "../status/status-error.js";
 import { admitCaller } from "./admit-caller.js";
 import { apiGroup, apiResourceList } from "./discovery.js";

@@ -5,9 +5,10 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { KubeClient, type ObjectRef, ResourceClient } from "../../runtime/index.js";
 import { startTestApiServer, type TestApiServer } from "../../test/harness/api-server-fixture.js";
+import { installKubevirtCrds } from "../../test/harness/kubevirt-crds.js";
 import { type VirtualMachine, vmiKind, vmKind } from "../kinds.js";
 import { createVm, TEST_NAMESPACE } from "../testing/test-objects.js";
-import { installCrds, quietLog } from "../testing/virt-api-fixture.js";
+import { quietLog } from "../testing/virt-api-fixture.js";
 import { planStart } from "./vm-lifecycle.js";
 import { carryOut } from "./vm-lifecycle-writer.js";
 
@@ -36,7 +37,7 @@ describe("carryOut: conditional writes", () => {
   before(async () => {
     api = await startTestApiServer();
     client = KubeClient.fromKubeConfig(api.kubeConfig(), { fieldManager: "virt-api-test" });
-    await installCrds(client);
+    await installKubevirtCrds(client);
   });
   after(async () => {
     client.close();

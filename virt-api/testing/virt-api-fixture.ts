@@ -6,19 +6,15 @@
  * reach virt-api as the API server's aggregation layer does: the front-proxy client certificate
  * and X-Remote-User / X-Remote-Group.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { pino } from "pino";
 import { Registry } from "prom-client";
 import type { WebSocket } from "ws";
-import { parse } from "yaml";
-import { REPOSITORY_ROOT } from "../../api/testing/testdata.js";
-import { defineKind, isAlreadyExists, isNotFound, KubeClient, type KubeObject } from "../../runtime/index.js";
+import { isAlreadyExists, isNotFound, KubeClient, namespaceKind } from "../../runtime/index.js";
 import { secretKind } from "../../runtime/tls/secret-tls-source.js";
 import { CERTIFICATE_SECRETS } from "../../runtime/tls/tls-material.js";
-import { eventually, startTestApiServer, type TestApiServer } from "../../test/harness/api-server-fixture.js";
+import { quietLog, startTestApiServer, type TestApiServer } from "../../test/harness/api-server-fixture.js";
+import { installKubevirtCrds } from "../../test/harness/kubevirt-crds.js";
 import { AUTHENTICATION_CONFIGMAP } from "../auth/request-header-config.js";
-import { configMapKind, kubeVirtKind, podKind, vmKind } from "../kinds.js";
+import { configMapKind, podKind } from "../kinds.js";
 import { type RunningVirtApi, startVirtApi } from "../virt-api.js";
 import { FakeHandler } from "./fake-handler.js";
 import { type CallResult, FrontProxyClient, type Identity } from "./front-proxy-client.js";
@@ -29,7 +25,7 @@ import {
   type TestCertificates,
 } from "./test-certificates.js";
 
-export const quietLog = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+export { quietLog };
 export const NAMESPACE = "kubevirt";
 export const NODE_NAME = "node-a";
 
@@ -46,21 +42,6 @@ export interface VirtApiFixture {
   publishRequestHeaderSettings(caPem: string, allowedNames?: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }
-
-const crdKind = defineKind<KubeObject>({
-  group: "apiextensions.k8s.io",
-  version: "v1",
-  kind: "CustomResourceDefinition",
-  plural: "customresourcedefinitions",
-  namespaced: false,
-});
-const namespaceKind = defineKind<KubeObject>({
-  group: "",
-  version: "v1",
-  kind: "Namespace",
-  plural: "namespaces",
-  namespaced: false,
-});
 
 export async function startVirtApiFixture(
   options: { pingIntervalMs?: number } = {},
@@ -117,7 +98,7 @@ export async function startVirtApiFixture(
 
 /** The namespaces, CRDs, Secrets, front-proxy settings and virt-handler pod virt-api expects. */
 async function prepareCluster(client: KubeClient, certificates: TestCertificates): Promise<void> {
-  await installCrds(client);
+  await installKubevirtCrds(client);
   await ensureNamespace(client, NAMESPACE);
   await ensureNamespace(client, AUTHENTICATION_CONFIGMAP.namespace);
   const { kubevirtCa } = certificates;
@@ -125,19 +106,6 @@ async function prepareCluster(client: KubeClient, certificates: TestCertificates
   await createTlsSecret(client, CERTIFICATE_SECRETS.handlerClient, certificates.virtApiClient, kubevirtCa);
   await writeRequestHeaderSettings(client, certificates.frontProxyCa.certPem, [FRONT_PROXY_NAME]);
   await createHandlerPod(client);
-}
-
-/** Creates the CRDs generated into crds/ and waits until the API server serves them. */
-export async function installCrds(client: KubeClient): Promise<void> {
-  const directory = join(REPOSITORY_ROOT, "crds");
-  for (const file of readdirSync(directory).filter((name) => name.endsWith(".yaml"))) {
-    await client.resource(crdKind).create(parse(readFileSync(join(directory, file), "utf8")) as KubeObject);
-  }
-  await eventually("the kubevirt.io CRDs served", async () => {
-    await client.resource(vmKind).list({ namespace: "default", limit: 1 });
-    await client.resource(kubeVirtKind).list({ namespace: NAMESPACE, limit: 1 });
-    return true;
-  });
 }
 
 async function ensureNamespace(client: KubeClient, name: string): Promise<void> {

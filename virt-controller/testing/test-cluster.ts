@@ -4,52 +4,25 @@
  * the dev cluster's real scheduler, and a kubelet for launcher pods. Controllers run in-process
  * (`startController`) or as `virt-controller` processes (the caller's business).
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { pino } from "pino";
-import { parse } from "yaml";
-import { findRepositoryRoot } from "../../api/crd/repository-root.js";
 import { type RunningScheduler, startScheduler } from "../../dev-cluster/scheduler/index.js";
 import {
-  defineKind,
   KubeClient,
-  type KubeObject,
   Manager,
   type ManagerExit,
+  namespaceKind,
+  nodeKind,
   systemClock,
 } from "../../runtime/index.js";
-import { eventually, startTestApiServer, type TestApiServer } from "../../test/harness/api-server-fixture.js";
+import { quietLog, startTestApiServer, type TestApiServer } from "../../test/harness/api-server-fixture.js";
+import { installKubevirtCrds } from "../../test/harness/kubevirt-crds.js";
 import { addVirtControllers } from "../controllers.js";
-import { kubeVirtKind, vmKind } from "../kinds.js";
+import { kubeVirtKind } from "../kinds.js";
 import type { StartBackoffOptions } from "../vm/start-failure.js";
 import { LauncherKubelet } from "./launcher-kubelet.js";
 
-export const quietLog = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+export { quietLog };
 export const KUBEVIRT_NAMESPACE = "kubevirt";
 export const NODE_NAME = "node-a";
-
-const crdKind = defineKind<KubeObject>({
-  group: "apiextensions.k8s.io",
-  version: "v1",
-  kind: "CustomResourceDefinition",
-  plural: "customresourcedefinitions",
-  namespaced: false,
-});
-const namespaceKind = defineKind<KubeObject>({
-  group: "",
-  version: "v1",
-  kind: "Namespace",
-  plural: "namespaces",
-  namespaced: false,
-});
-const nodeKind = defineKind<KubeObject>({
-  group: "",
-  version: "v1",
-  kind: "Node",
-  plural: "nodes",
-  namespaced: false,
-});
 
 export interface InProcessController {
   manager: Manager;
@@ -78,7 +51,7 @@ export async function startVirtTestCluster(): Promise<VirtTestCluster> {
   let kubelet: LauncherKubelet | undefined;
   let scheduler: RunningScheduler | undefined;
   try {
-    await installCrds(client);
+    await installKubevirtCrds(client);
     await client.resource(namespaceKind).create({ metadata: { name: KUBEVIRT_NAMESPACE } });
     await addKubeVirtNode(client, NODE_NAME);
     scheduler = await startScheduler({ kubeConfig: api.kubeConfig(), log: quietLog });
@@ -145,24 +118,12 @@ async function startInProcessController(
   };
 }
 
-/** Creates the CRDs generated into crds/ and waits until the API server serves them. */
-async function installCrds(client: KubeClient): Promise<void> {
-  const root = findRepositoryRoot(dirname(fileURLToPath(import.meta.url)));
-  const directory = join(root, "crds");
-  for (const file of readdirSync(directory).filter((name) => name.endsWith(".yaml"))) {
-    await client.resource(crdKind).create(parse(readFileSync(join(directory, file), "utf8")) as KubeObject);
-  }
-  await eventually("the kubevirt.io CRDs served", async () => {
-    await client.resource(vmKind).list({ namespace: "default", limit: 1 });
-    await client.resource(kubeVirtKind).list({ namespace: KUBEVIRT_NAMESPACE, limit: 1 });
-    return true;
-  });
-}
-
 /** A Ready node that KubeVirt may use: the schedulable label and /dev/kvm capacity (as virt-handler reports them). */
 async function addKubeVirtNode(client: KubeClient, name: string): Promise<void> {
   const nodes = client.resource(nodeKind);
   await nodes.create({
+    apiVersion: "v1",
+    kind: "Node",
     metadata: {
       name,
       labels: {

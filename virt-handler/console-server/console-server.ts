@@ -11,13 +11,20 @@ import type { Duplex } from "node:stream";
 import type { TLSSocket } from "node:tls";
 import type { Logger } from "pino";
 import { type WebSocket, WebSocketServer } from "ws";
-import { Backoff, type Runnable, sleep, systemClock } from "../../runtime/index.js";
+import {
+  Backoff,
+  DEFAULT_PING_INTERVAL_MS,
+  keepWebSocketAlive,
+  type Runnable,
+  refuseUpgrade,
+  sleep,
+  systemClock,
+} from "../../runtime/index.js";
 import type { TlsMaterial, TlsMaterialSource } from "../../runtime/tls/tls-material.js";
 import { requireVirtApi } from "./client-identity.js";
 import { openVmiConsole } from "./console-endpoint.js";
 import { ConsoleSessions } from "./console-sessions.js";
-import { asHttpError, refuseUpgrade, statusBody } from "./http-status.js";
-import { DEFAULT_PING_INTERVAL_MS, keepAlive } from "./liveness.js";
+import { asHttpError, statusOf } from "./http-status.js";
 import { setPaused } from "./pause-endpoint.js";
 import { checkMethod, type Route, routeOf } from "./routes.js";
 import type { DomainLocator, LocatedDomain } from "./vmi-domain-locator.js";
@@ -167,8 +174,9 @@ export class ConsoleServer implements Runnable {
       response.writeHead(200).end();
     } catch (error) {
       const refusal = asHttpError(error);
-      const body = statusBody(refusal);
-      response.writeHead(refusal.code, { "Content-Type": "application/json" }).end(body);
+      response
+        .writeHead(refusal.code, { "Content-Type": "application/json" })
+        .end(JSON.stringify(statusOf(refusal)));
     }
   }
 
@@ -184,7 +192,7 @@ export class ConsoleServer implements Runnable {
         located.handle.free();
       }
     } catch (error) {
-      refuseUpgrade(socket, asHttpError(error));
+      refuseUpgrade(socket, statusOf(asHttpError(error)));
       return;
     }
     // The stream is open before the upgrade, so a failure can still be an HTTP status; a client
@@ -217,7 +225,7 @@ export class ConsoleServer implements Runnable {
       log,
       endReason: console ? "the console ended (the VM stopped)" : "the VNC server closed the connection",
     });
-    keepAlive(ws, this.#options.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS);
+    keepWebSocketAlive(ws, this.#options.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS);
     log.info("connected");
     ws.once("close", (code, reason) => log.info({ code, reason: reason.toString() }, "disconnected"));
   }

@@ -1,7 +1,5 @@
 // Errors the console server answers with, as the Kubernetes API does: an HTTP status and a
 // metav1.Status body, so that virt-api can pass them on to virtctl unchanged.
-import { STATUS_CODES } from "node:http";
-import type { Duplex } from "node:stream";
 import type { Status } from "../../runtime/index.js";
 
 export type StatusReason =
@@ -33,8 +31,9 @@ export function asHttpError(error: unknown): HttpError {
   return new HttpError(500, "InternalError", message, { cause: error });
 }
 
-export function statusBody(error: HttpError): string {
-  const status: Status = {
+/** The metav1.Status body of a refusal. */
+export function statusOf(error: HttpError): Status & { code: number } {
+  return {
     kind: "Status",
     apiVersion: "v1",
     status: "Failure",
@@ -42,20 +41,4 @@ export function statusBody(error: HttpError): string {
     reason: error.reason,
     code: error.code,
   };
-  return JSON.stringify(status);
-}
-
-/** Answers an upgrade request that will not be upgraded, then closes the connection. */
-export function refuseUpgrade(socket: Duplex, error: HttpError): void {
-  const body = statusBody(error);
-  socket.end(
-    [
-      `HTTP/1.1 ${error.code} ${STATUS_CODES[error.code] ?? "Error"}`,
-      "Content-Type: application/json",
-      `Content-Length: ${Buffer.byteLength(body)}`,
-      "Connection: close",
-      "",
-      body,
-    ].join("\r\n"),
-  );
 }

@@ -7,7 +7,8 @@
 //   connection until the stream drains.
 import type { Duplex } from "node:stream";
 import type { Logger } from "pino";
-import type { RawData, WebSocket } from "ws";
+import type { WebSocket } from "ws";
+import { writeMessagesTo } from "../../runtime/index.js";
 
 export interface BridgeOptions {
   readonly highWaterMark: number;
@@ -42,18 +43,7 @@ export function bridgeWebSocket(ws: WebSocket, stream: Duplex, options: BridgeOp
     });
     if (ws.bufferedAmount > highWaterMark) stream.pause();
   });
-  ws.on("message", (data: RawData) => {
-    const chunk = Buffer.isBuffer(data)
-      ? data
-      : Array.isArray(data)
-        ? Buffer.concat(data)
-        : Buffer.from(data);
-    if (stream.destroyed || stream.writableEnded) return;
-    if (!stream.write(chunk) && !ws.isPaused) {
-      ws.pause();
-      stream.once("drain", () => ws.resume());
-    }
-  });
+  writeMessagesTo(ws, stream);
   stream.once("end", () => ws.close(CLOSE_CODES.normal, closeReason(options.endReason)));
   stream.once("close", () => ws.close(CLOSE_CODES.normal, closeReason(options.endReason)));
   stream.once("error", (error: Error) => {

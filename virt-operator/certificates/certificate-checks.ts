@@ -15,7 +15,7 @@ import {
   readCertificate,
   usageOf,
 } from "./certificate-reader.js";
-import type { CertificateRequest } from "./x509-issuer.js";
+import type { CertificateRequest } from "./issued-certificates.js";
 
 /** The CA a Secret holds, and what it trusted before. */
 export interface StoredCa {

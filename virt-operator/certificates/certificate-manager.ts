@@ -6,6 +6,11 @@
  */
 import type { Clock, Frozen } from "../../runtime/index.js";
 import { type Secret, TLS_SECRET_KEYS } from "../../runtime/tls/secret-tls-source.js";
+import {
+  type CertificateAndKey,
+  createCertificateAuthority,
+  issueCertificate,
+} from "../../runtime/tls/x509.js";
 import { type CaBundle, caBundleOf } from "./ca-bundle.js";
 import { certificateProblem, checkStoredCa } from "./certificate-checks.js";
 import {
@@ -24,7 +29,6 @@ import {
   type IssuedCertificate,
   issuedCertificates,
 } from "./issued-certificates.js";
-import { type CertificateAndKey, createCertificateAuthority, issueCertificate } from "./x509-issuer.js";
 
 /** What one pass wrote: a Secret issued anew (with why), or only brought up to date (its CA bundle). */
 export interface CertificateChange {

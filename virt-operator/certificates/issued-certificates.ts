@@ -5,7 +5,12 @@
  * same bundle in the APIService's and the webhooks' caBundle.
  */
 import { CERTIFICATE_SECRETS, VIRT_API_CLIENT_COMMON_NAME } from "../../runtime/tls/tls-material.js";
-import type { CertificateRequest } from "./x509-issuer.js";
+import type { CertificateRequest as X509Request } from "../../runtime/tls/x509.js";
+
+/** What the operator asks its CA for: the DNS names always given (none for a client), as checks compare them. */
+export interface CertificateRequest extends X509Request {
+  readonly dnsNames: readonly string[];
+}
 
 /** A certificate the CA signs, and the Secret it lives in. */
 export interface IssuedCertificate {

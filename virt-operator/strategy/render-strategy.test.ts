@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { type KubeVirt, type KubeVirtSpec, Quantity } from "../../api/index.js";
+import { createCertificateAuthority } from "../../runtime/tls/x509.js";
 import { CA_LIFETIME_MS, validityFrom } from "../certificates/certificate-lifetimes.js";
-import { createCertificateAuthority } from "../certificates/x509-issuer.js";
 import { TEST_TRUST } from "../testing/test-trust.js";
 import {
   IDENTIFIER_ANNOTATION,

@@ -4,13 +4,7 @@
  * themselves (`markWorkloadsAvailable`) to say the components are up. The operator runs
  * in-process (`startOperator`), as many times as a test wants, one after the other.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { pino } from "pino";
 import type { Counter } from "prom-client";
-import { parse } from "yaml";
-import { findRepositoryRoot } from "../../api/crd/repository-root.js";
 import {
   type Clock,
   type Controller,
@@ -19,10 +13,17 @@ import {
   type KubeObject,
   Manager,
   type ManagerExit,
+  namespaceKind,
   systemClock,
 } from "../../runtime/index.js";
-import { eventually, startTestApiServer, type TestApiServer } from "../../test/harness/api-server-fixture.js";
-import { type KubeVirt, kubeVirtKind, vmKind } from "../kinds.js";
+import {
+  eventually,
+  quietLog,
+  startTestApiServer,
+  type TestApiServer,
+} from "../../test/harness/api-server-fixture.js";
+import { installKubevirtCrds } from "../../test/harness/kubevirt-crds.js";
+import { type KubeVirt, kubeVirtKind } from "../kinds.js";
 import { addKubeVirtController } from "../kubevirt/kubevirt-controller.js";
 import { MANAGED_KINDS } from "../kubevirt/managed-kinds.js";
 import {
@@ -33,27 +34,13 @@ import {
 } from "../strategy/install-strategy.js";
 import { renderTestStrategy, TEST_NAMESPACE } from "./test-strategy.js";
 
-export const quietLog = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+export { namespaceKind, quietLog };
 export const IDENTITY: OperatorIdentity = {
   namespace: TEST_NAMESPACE,
   registry: "registry.test/kubevirt-ts",
   version: "v1",
 };
 
-const crdKind = defineKind<KubeObject>({
-  group: "apiextensions.k8s.io",
-  version: "v1",
-  kind: "CustomResourceDefinition",
-  plural: "customresourcedefinitions",
-  namespaced: false,
-});
-export const namespaceKind = defineKind<KubeObject>({
-  group: "",
-  version: "v1",
-  kind: "Namespace",
-  plural: "namespaces",
-  namespaced: false,
-});
 export const deploymentKind = defineKind<Workload>({
   group: "apps",
   version: "v1",
@@ -225,20 +212,6 @@ async function writeStatus(
   await client
     .resource(kind)
     .mergePatch({ namespace: namespace ?? "", name: name ?? "" }, { status }, { subresource: "status" });
-}
-
-/** Creates the kubevirt.io CRDs generated into crds/ (the KubeVirt CRD comes with the operator's bundle). */
-async function installKubevirtCrds(client: KubeClient): Promise<void> {
-  const root = findRepositoryRoot(dirname(fileURLToPath(import.meta.url)));
-  const directory = join(root, "crds");
-  for (const file of readdirSync(directory).filter((name) => name.endsWith(".yaml"))) {
-    await client.resource(crdKind).create(parse(readFileSync(join(directory, file), "utf8")) as KubeObject);
-  }
-  await eventually("the kubevirt.io CRDs served", async () => {
-    await client.resource(vmKind).list({ namespace: "default", limit: 1 });
-    await client.resource(kubeVirtKind).list({ namespace: TEST_NAMESPACE, limit: 1 });
-    return true;
-  });
 }
 
 /** Waits until the operator has finished `count` more reconciles than `since`. */

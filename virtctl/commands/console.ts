@@ -4,10 +4,10 @@
  * and follows the VM across restarts.
  */
 import { Command } from "commander";
+import { DEFAULT_PING_INTERVAL_MS } from "../../runtime/index.js";
 import { ConsoleInput } from "../console/console-input.js";
 import { runConsoleLoop } from "../console/console-loop.js";
 import { enterRawMode, type RawTerminal } from "../console/raw-terminal.js";
-import { PING_INTERVAL_MS } from "../streams/keep-alive.js";
 import { type CommandDeps, connectionFlagsOf } from "./command-deps.js";
 import { minutes } from "./flag-parsers.js";
 
@@ -38,7 +38,7 @@ export function consoleCommand(deps: CommandDeps): Command {
           output: stdout,
           // libuv's raw mode keeps ONLCR: "\n" still returns the carriage.
           say: (line) => stderr.write(`${line}\n`),
-          pingIntervalMs: PING_INTERVAL_MS,
+          pingIntervalMs: DEFAULT_PING_INTERVAL_MS,
           onConnected: () => {
             terminal ??= enterRawMode(stdin);
           },

@@ -4,18 +4,19 @@
  * to ask, the client's version is still printed and one line says why the server's is missing.
  */
 import { Command } from "commander";
+import { readVersionInfo } from "../../api/index.js";
 import type { ApiClient } from "../api/api-client.js";
 import { ApiError } from "../api/api-error.js";
 import { SUBRESOURCE_GROUP_VERSION } from "../api/kubevirt-paths.js";
 import { CliError } from "../errors/cli-error.js";
-import { clientVersionInfo, formatVersionInfo } from "../version/version-info.js";
+import { formatVersionInfo } from "../version/version-info.js";
 import { type CommandDeps, connectionFlagsOf } from "./command-deps.js";
 
 export function versionCommand(deps: CommandDeps): Command {
   return new Command("version")
     .description("Print the client and server versions")
     .action(async (_flags: unknown, command: Command) => {
-      deps.io.stdout.write(`Client Version: ${formatVersionInfo({ ...clientVersionInfo() })}\n`);
+      deps.io.stdout.write(`Client Version: ${formatVersionInfo({ ...readVersionInfo() })}\n`);
       const api = deps.connect(connectionFlagsOf(command));
       const server = await serverVersion(api);
       deps.io.stdout.write(`Server Version: ${formatVersionInfo(server)}\n`);

@@ -6,9 +6,9 @@
  */
 import { spawn } from "node:child_process";
 import { Command } from "commander";
+import { DEFAULT_PING_INTERVAL_MS } from "../../runtime/index.js";
 import type { ApiClient } from "../api/api-client.js";
 import { CliError, oneLine } from "../errors/cli-error.js";
-import { PING_INTERVAL_MS } from "../streams/keep-alive.js";
 import { waitForRunningVmi } from "../vmi/vmi-readiness.js";
 import { LOOPBACK, startVncProxy, type VncProxy } from "../vnc/vnc-proxy.js";
 import { findViewer, VIEWER_NAMES } from "../vnc/vnc-viewer.js";
@@ -83,7 +83,7 @@ async function listen(
   say: (line: string) => void,
 ): Promise<VncProxy> {
   try {
-    return await startVncProxy({ api, name, port: localPort, pingIntervalMs: PING_INTERVAL_MS, say });
+    return await startVncProxy({ api, name, port: localPort, pingIntervalMs: DEFAULT_PING_INTERVAL_MS, say });
   } catch (error) {
     throw new CliError(`cannot listen on ${LOOPBACK}:${localPort}: ${oneLine(error)}`, { cause: error });
   }

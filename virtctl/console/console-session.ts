@@ -5,8 +5,8 @@
  * socket closes, with the close's code and reason (4001: another connection took the console over).
  */
 import type { Writable } from "node:stream";
-import { type RawData, WebSocket } from "ws";
-import { keepAlive } from "../streams/keep-alive.js";
+import { WebSocket } from "ws";
+import { keepWebSocketAlive, writeMessagesTo } from "../../runtime/index.js";
 import type { ConsoleInput } from "./console-input.js";
 
 export type SessionEnd =
@@ -38,21 +38,10 @@ export function runConsoleSession(
     socket.send(chunk, { binary: true }, resumeInputIfDrained);
     if (socket.bufferedAmount > high) input.pause();
   });
-  const resumeSocket = () => socket.resume();
-  socket.on("message", (data: RawData) => {
-    const chunk = Buffer.isBuffer(data)
-      ? data
-      : Array.isArray(data)
-        ? Buffer.concat(data)
-        : Buffer.from(data);
-    if (!output.write(chunk) && !socket.isPaused) {
-      socket.pause();
-      output.once("drain", resumeSocket);
-    }
-  });
+  const releaseOutput = writeMessagesTo(socket, output);
   // The close that follows tells how it ended; the error itself adds nothing for the user.
   socket.on("error", () => undefined);
-  keepAlive(socket, options.pingIntervalMs);
+  keepWebSocketAlive(socket, options.pingIntervalMs);
   const closed = new Promise<SessionEnd>((resolve) => {
     socket.once("close", (code: number, reason: Buffer) =>
       resolve({ by: "close", code, reason: reason.toString("utf8") }),
@@ -62,7 +51,7 @@ export function runConsoleSession(
   socket.resume();
   return Promise.race([closed, escaped]).finally(() => {
     detach();
-    output.removeListener("drain", resumeSocket);
+    releaseOutput();
   });
 }
 

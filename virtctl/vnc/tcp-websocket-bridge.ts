@@ -5,8 +5,8 @@
  * keepalive. Either side's end ends the other. Resolves once both are closed.
  */
 import type { Socket } from "node:net";
-import { type RawData, WebSocket } from "ws";
-import { keepAlive } from "../streams/keep-alive.js";
+import { WebSocket } from "ws";
+import { keepWebSocketAlive, writeMessagesTo } from "../../runtime/index.js";
 
 const HIGH_WATER_MARK = 1024 * 1024;
 const LOW_WATER_MARK = 256 * 1024;
@@ -21,18 +21,8 @@ export function bridgeTcpToWebSocket(tcp: Socket, socket: WebSocket, pingInterva
     socket.send(chunk, { binary: true }, resumeTcpIfDrained);
     if (socket.bufferedAmount > HIGH_WATER_MARK) tcp.pause();
   });
-  socket.on("message", (data: RawData) => {
-    const chunk = Buffer.isBuffer(data)
-      ? data
-      : Array.isArray(data)
-        ? Buffer.concat(data)
-        : Buffer.from(data);
-    if (!tcp.write(chunk) && !socket.isPaused) {
-      socket.pause();
-      tcp.once("drain", () => socket.resume());
-    }
-  });
-  keepAlive(socket, pingIntervalMs);
+  writeMessagesTo(socket, tcp);
+  keepWebSocketAlive(socket, pingIntervalMs);
   const socketClosed = new Promise<void>((resolve) => {
     socket.once("close", () => {
       tcp.end();

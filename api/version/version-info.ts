@@ -1,24 +1,25 @@
 /**
- * `GET /apis/subresources.kubevirt.io/v1/version`: KubeVirt's version.Info shape (what `virtctl
- * version` prints as the server version), filled with kubevirt-ts's version from its
- * package.json and the runtime it runs on.
+ * KubeVirt's version.Info: what virt-api's `/apis/subresources.kubevirt.io/v1/version` answers and
+ * `virtctl version` prints for the client and the server. kubevirt-ts fills it with its version
+ * from the package.json of the checkout or image the calling file runs from, and the Node runtime.
  */
 import { readFileSync } from "node:fs";
 import { arch, platform } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { findRepositoryRoot } from "../../api/crd/repository-root.js";
+import { findRepositoryRoot } from "../crd/repository-root.js";
 
 export interface VersionInfo {
-  gitVersion: string;
-  gitCommit: string;
-  gitTreeState: string;
-  buildDate: string;
-  goVersion: string;
-  compiler: string;
-  platform: string;
+  readonly gitVersion: string;
+  readonly gitCommit: string;
+  readonly gitTreeState: string;
+  readonly buildDate: string;
+  readonly goVersion: string;
+  readonly compiler: string;
+  readonly platform: string;
 }
 
+/** Node's architecture names as Go spells them, so platforms read as KubeVirt's do. */
 const GO_ARCH: Readonly<Record<string, string>> = {
   x64: "amd64",
   arm64: "arm64",
@@ -26,7 +27,7 @@ const GO_ARCH: Readonly<Record<string, string>> = {
   ppc64: "ppc64le",
 };
 
-/** The version of the kubevirt-ts checkout or image this file runs from (`v0.0.0` when none is found). */
+/** kubevirt-ts's version (`v0.0.0` when no package.json is found above this file). */
 export function readVersionInfo(): VersionInfo {
   return {
     gitVersion: `v${packageVersion()}`,
@@ -45,7 +46,7 @@ function packageVersion(): string {
     const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version?: unknown };
     return typeof manifest.version === "string" ? manifest.version : "0.0.0";
   } catch {
-    // An image without the package manifest still answers, with a version that says it is unknown.
+    // An image or copy without the package manifest still answers, with a version that says it is unknown.
     return "0.0.0";
   }
 }

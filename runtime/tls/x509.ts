@@ -1,14 +1,15 @@
 /**
- * The operator's own X.509 issuer (@peculiar/x509 over Node's WebCrypto): a self-signed CA, and
- * server or client certificates it signs. ECDSA P-256 keys: small, fast to generate, and
- * accepted by every TLS stack the components meet.
+ * X.509 issuing (@peculiar/x509 over Node's WebCrypto): a self-signed CA, and the TLS server or
+ * client certificates it signs. ECDSA P-256 keys: small, fast to generate, and accepted by every
+ * TLS stack Kubernetes components meet (Go's included). Not exported from runtime/index.ts: it
+ * loads a Reflect polyfill and sets the library's crypto provider, which only issuers need.
  */
 // tsyringe (used by @peculiar/x509) needs a Reflect metadata polyfill loaded first.
 import "reflect-metadata";
 import { randomBytes, webcrypto } from "node:crypto";
 import * as x509 from "@peculiar/x509";
-import type { Validity } from "./certificate-lifetimes.js";
 
+// @peculiar/x509 signs through WebCrypto; Node's implementation is complete for ECDSA P-256.
 x509.cryptoProvider.set(webcrypto);
 
 /** A certificate and its private key, both PEM (the key PKCS#8). */
@@ -17,21 +18,31 @@ export interface CertificateAndKey {
   readonly keyPem: string;
 }
 
+/** When a certificate is valid, in milliseconds since the epoch. */
+export interface CertificateValidity {
+  readonly notBefore: number;
+  readonly notAfter: number;
+}
+
 /** What a certificate signed by the CA says. */
 export interface CertificateRequest {
   readonly commonName: string;
+  /** Subject organizations: kube-apiserver reads a client certificate's as the user's groups. */
+  readonly organizations?: readonly string[];
   /** serverAuth for a TLS server, clientAuth for a TLS client. */
   readonly usage: "serverAuth" | "clientAuth";
-  /** subjectAltName DNS names (a server's). */
-  readonly dnsNames: readonly string[];
+  /** subjectAltName DNS names and IP addresses (a server's); none: no subjectAltName at all. */
+  readonly dnsNames?: readonly string[];
+  readonly ipAddresses?: readonly string[];
 }
 
 const KEY_ALGORITHM = { name: "ECDSA", namedCurve: "P-256" };
 const SIGNING_ALGORITHM = { name: "ECDSA", hash: "SHA-256" };
 
+/** A self-signed CA certificate that may sign leaf certificates only (pathLength 0). */
 export async function createCertificateAuthority(
   commonName: string,
-  validity: Validity,
+  validity: CertificateValidity,
 ): Promise<CertificateAndKey> {
   const keys = await generateKeyPair();
   const certificate = await x509.X509CertificateGenerator.createSelfSigned({
@@ -41,7 +52,6 @@ export async function createCertificateAuthority(
     keys,
     signingAlgorithm: SIGNING_ALGORITHM,
     extensions: [
-      // pathLength 0: it signs the components' certificates, never another CA.
       new x509.BasicConstraintsExtension(true, 0, true),
       new x509.KeyUsagesExtension(
         x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature,
@@ -53,10 +63,11 @@ export async function createCertificateAuthority(
   return { certPem: certificate.toString("pem"), keyPem: await privateKeyPem(keys.privateKey) };
 }
 
+/** A leaf certificate signed by `ca` (whose key must be PKCS#8 ECDSA P-256, as ours are). */
 export async function issueCertificate(
   ca: CertificateAndKey,
   request: CertificateRequest,
-  validity: Validity,
+  validity: CertificateValidity,
 ): Promise<CertificateAndKey> {
   const caCertificate = new x509.X509Certificate(ca.certPem);
   const signingKey = await importSigningKey(ca.keyPem);
@@ -71,16 +82,15 @@ export async function issueCertificate(
     await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     await x509.AuthorityKeyIdentifierExtension.create(caCertificate.publicKey),
   ];
-  if (request.dnsNames.length > 0)
-    extensions.push(
-      new x509.SubjectAlternativeNameExtension(
-        request.dnsNames.map((value): x509.JsonGeneralName => ({ type: "dns", value })),
-        false,
-      ),
-    );
+  const altNames = subjectAltNames(request);
+  // RFC 5280: a subjectAltName extension, when present, names at least one.
+  if (altNames.length > 0) extensions.push(new x509.SubjectAlternativeNameExtension(altNames, false));
+  const subject: x509.JsonName = [{ CN: [request.commonName] }];
+  if (request.organizations && request.organizations.length > 0)
+    subject.push({ O: [...request.organizations] });
   const certificate = await x509.X509CertificateGenerator.create({
     serialNumber: serialNumber(),
-    subject: [{ CN: [request.commonName] }],
+    subject,
     issuer: caCertificate.subjectName,
     ...datesOf(validity),
     publicKey: keys.publicKey,
@@ -89,6 +99,13 @@ export async function issueCertificate(
     extensions,
   });
   return { certPem: certificate.toString("pem"), keyPem: await privateKeyPem(keys.privateKey) };
+}
+
+function subjectAltNames(request: CertificateRequest): x509.JsonGeneralName[] {
+  return [
+    ...(request.dnsNames ?? []).map((value): x509.JsonGeneralName => ({ type: "dns", value })),
+    ...(request.ipAddresses ?? []).map((value): x509.JsonGeneralName => ({ type: "ip", value })),
+  ];
 }
 
 function generateKeyPair(): Promise<webcrypto.CryptoKeyPair> {
@@ -115,6 +132,6 @@ function serialNumber(): string {
   return bytes.toString("hex");
 }
 
-function datesOf(validity: Validity): { notBefore: Date; notAfter: Date } {
+function datesOf(validity: CertificateValidity): { notBefore: Date; notAfter: Date } {
   return { notBefore: new Date(validity.notBefore), notAfter: new Date(validity.notAfter) };
 }

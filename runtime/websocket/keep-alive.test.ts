@@ -1,15 +1,18 @@
 // The keepalive against a local WebSocket server: a peer that answers pings keeps the socket open
-// for many intervals; one that stops answering gets it terminated after two unanswered pings.
+// for many intervals; one that stops answering gets it terminated after two unanswered pings;
+// while we do not read the socket (backpressure), nobody is pinged or terminated.
 import assert from "node:assert/strict";
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import { after, describe, test } from "node:test";
 import { WebSocket, WebSocketServer } from "ws";
-import { keepAlive } from "./keep-alive.js";
+import { keepWebSocketAlive } from "./keep-alive.js";
 
 const INTERVAL_MS = 50;
 
-describe("keepAlive", () => {
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("keepWebSocketAlive", () => {
   const servers: WebSocketServer[] = [];
   after(() => {
     for (const server of servers) server.close();
@@ -28,8 +31,8 @@ describe("keepAlive", () => {
 
   test("a peer that answers keeps the socket open, pinged every interval", async () => {
     const { client, pings } = await clientOf(true);
-    keepAlive(client, INTERVAL_MS);
-    await new Promise((resolve) => setTimeout(resolve, INTERVAL_MS * 8));
+    keepWebSocketAlive(client, INTERVAL_MS);
+    await sleep(INTERVAL_MS * 8);
     assert.equal(client.readyState, WebSocket.OPEN);
     assert.ok(pings() >= 3, `pinged ${pings()} times`);
     client.close();
@@ -37,7 +40,19 @@ describe("keepAlive", () => {
 
   test("a peer that stops answering has the socket terminated (1006)", async () => {
     const { client } = await clientOf(false);
-    keepAlive(client, INTERVAL_MS);
+    keepWebSocketAlive(client, INTERVAL_MS);
+    const [code] = (await once(client, "close")) as [number];
+    assert.equal(code, 1006);
+  });
+
+  test("while we do not read the socket, it is neither pinged nor terminated", async () => {
+    const { client, pings } = await clientOf(false);
+    client.pause();
+    keepWebSocketAlive(client, INTERVAL_MS);
+    await sleep(INTERVAL_MS * 6);
+    assert.equal(client.readyState, WebSocket.OPEN);
+    assert.equal(pings(), 0);
+    client.resume();
     const [code] = (await once(client, "close")) as [number];
     assert.equal(code, 1006);
   });

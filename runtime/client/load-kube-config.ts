@@ -1,9 +1,10 @@
 import { KubeConfig } from "@kubernetes/client-node";
 
 /**
- * Where the API server is: the --kubeconfig file; else, inside a pod, the service account
- * (under $KUBEVIRT_TS_ROOT on the dev cluster, where container paths are prefixed); else
- * client-node's default ($KUBECONFIG, ~/.kube/config). As virt-controller's.
+ * Where a component finds the API server: the `--kubeconfig` file when given; else, inside a pod
+ * (KUBERNETES_SERVICE_HOST set), the pod's service account, read under $KUBEVIRT_TS_ROOT because
+ * the dev cluster runs pods as local processes whose container paths carry that prefix; else
+ * client-node's default ($KUBECONFIG, ~/.kube/config).
  */
 export function loadKubeConfig(path: string | undefined, env: NodeJS.ProcessEnv): KubeConfig {
   const kubeConfig = new KubeConfig();

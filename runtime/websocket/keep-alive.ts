@@ -1,16 +1,17 @@
 /**
- * WebSocket ping/pong on a proxied stream: an idle console must survive proxies and load
- * balancers that drop quiet connections (KubeVirt's consoles dropped with 1006 after ~20 s idle
- * until it pinged, PR 17056), and a peer that vanished without a close must not hold the stream
- * open. Pings every interval; two unanswered in a row end the connection. Pings from the peer
- * are answered by `ws` itself.
+ * WebSocket ping/pong for long-lived streams (consoles, VNC). An idle stream must survive proxies
+ * and load balancers that drop quiet connections (KubeVirt's consoles dropped with 1006 after
+ * ~20 s idle until it pinged, PR 17056), and a peer that vanished without a close must not hold
+ * the stream open: a ping every interval, and when two in a row go unanswered the socket is
+ * terminated (its close is then 1006). Pings from the peer are answered by `ws` itself.
  */
 import type { WebSocket } from "ws";
 
 /** KubeVirt's interval between pings. */
-export const PING_INTERVAL_MS = 15_000;
+export const DEFAULT_PING_INTERVAL_MS = 15_000;
 
-export function keepAlive(socket: WebSocket, intervalMs: number): void {
+/** Starts pinging `socket`; stops by itself when it closes. */
+export function keepWebSocketAlive(socket: WebSocket, intervalMs: number = DEFAULT_PING_INTERVAL_MS): void {
   let unanswered = 0;
   socket.on("pong", () => {
     unanswered = 0;
@@ -31,6 +32,7 @@ export function keepAlive(socket: WebSocket, intervalMs: number): void {
     unanswered += 1;
     socket.ping();
   }, intervalMs);
+  // The timer alone must not keep a process (virtctl) running.
   timer.unref();
   socket.once("close", () => clearInterval(timer));
 }
