@@ -111,7 +111,13 @@ try {
   kubectl(["wait", "--for=condition=established", "crd/kubevirts.kubevirt.io", "--timeout=60s"]);
   kubectl(["apply", "-f", join(root, "deploy", "kubevirt-cr.yaml")]);
   const useEmulation = !(await kvmWorks());
-  if (useEmulation) {
+  const emulationSet =
+    kubectl([
+      ...["-n", "kubevirt", "get", "kubevirt", "kubevirt"],
+      ...["-o", "jsonpath={.spec.configuration.developerConfiguration.useEmulation}"],
+    ]).trim() === "true";
+  // Only a change is written: on a resumed cluster the CR is already as it should be.
+  if (useEmulation && !emulationSet) {
     // KubeVirt's documented switch for nodes without usable KVM.
     const patch = { spec: { configuration: { developerConfiguration: { useEmulation: true } } } };
     kubectl(["-n", "kubevirt", "patch", "kubevirt", "kubevirt", "--type=merge", "-p", JSON.stringify(patch)]);

@@ -19,7 +19,10 @@ const TIMEOUT_SECONDS = 10;
 /**
  * virt-api's defaulting and validation webhooks for VMs, VMIs, VMI replica sets and the KubeVirt
  * CR, as api/admission lists them (virt-api serves the same list). failurePolicy Fail, as
- * KubeVirt's: a spec nobody validated must not be stored.
+ * KubeVirt's: a spec nobody validated must not be stored — except for the KubeVirt CR, which
+ * virt-api does not own: while virt-api is down (restarting, or a bad image) the CR must stay
+ * editable, or nobody could change the imageTag that would repair it (KubeVirt serves that
+ * webhook from the operator for the same reason).
  */
 export function renderWebhookConfigurations(context: RenderContext): ManagedObject[] {
   return [
@@ -57,7 +60,7 @@ function webhooksOf(context: RenderContext, type: AdmissionWebhook["type"]): Rec
         resources: [webhook.resource],
       },
     ],
-    failurePolicy: "Fail",
+    failurePolicy: webhook.resource === "kubevirts" ? "Ignore" : "Fail",
     sideEffects: "None",
     admissionReviewVersions: ["v1"],
     timeoutSeconds: TIMEOUT_SECONDS,

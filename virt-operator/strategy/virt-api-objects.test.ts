@@ -146,7 +146,7 @@ describe("renderStrategy: virt-api", () => {
       ]);
       assert.deepEqual(
         [webhook.failurePolicy, webhook.sideEffects, webhook.admissionReviewVersions, webhook.timeoutSeconds],
-        ["Fail", "None", ["v1"], 10],
+        [expected.resource === "kubevirts" ? "Ignore" : "Fail", "None", ["v1"], 10],
       );
     }
     const resources = new Set([...mutating, ...validating].flatMap((webhook) => webhook.rules[0]?.resources));
