@@ -12,20 +12,16 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { KubeConfig } from "@kubernetes/client-node";
-import { Command } from "commander";
 import { type Logger, pino } from "pino";
 import { LABELS } from "../api/index.js";
 import { Connection, type ReconnectOptions } from "../libvirt/index.js";
 import {
-  addKubeconfigOption,
-  addLogLevelOption,
   Backoff,
   type Controller,
   loadKubeConfig,
   Manager,
   type ManagerExit,
   objectKey,
-  parsePort,
   type SharedInformer,
   sleep,
   stopOnSignals,
@@ -33,8 +29,9 @@ import {
 } from "../runtime/index.js";
 import { SecretTlsSource } from "../runtime/tls/secret-tls-source.js";
 import { CERTIFICATE_SECRETS } from "../runtime/tls/tls-material.js";
+import { parseCommandLine } from "./cli-options.js";
 import { ClusterConfig } from "./config/cluster-config.js";
-import { ConsoleServer, DEFAULT_CONSOLE_PORT } from "./console-server/console-server.js";
+import { ConsoleServer } from "./console-server/console-server.js";
 import { VmiDomainLocator } from "./console-server/vmi-domain-locator.js";
 import { withTlsSecret } from "./console-server/with-tls-secret.js";
 import { LocalImageStore } from "./container-disk/index.js";
@@ -322,55 +319,6 @@ function libvirtAnswers(connection: Connection): boolean {
   } catch {
     return false;
   }
-}
-
-// ---- the command line ---------------------------------------------------------------------------
-
-interface CommandLine {
-  nodeName?: string;
-  libvirtUri: string;
-  kubeconfig?: string;
-  namespace: string;
-  stateDir?: string;
-  imageStore: string;
-  listenAddress: string;
-  port: number;
-  consolePort: number;
-  heartbeatInterval: number;
-  logLevel: string;
-}
-
-export function parseCommandLine(argv: readonly string[]): CommandLine {
-  const program = new Command("virt-handler")
-    .description("kubevirt-ts node agent: runs the VMIs of its node as libvirt domains")
-    .option("--node-name <name>", "this node's name (default: $NODE_NAME, else the hostname)")
-    .option("--libvirt-uri <uri>", "libvirt connection URI", "qemu:///system");
-  addKubeconfigOption(program)
-    .option("--namespace <ns>", "namespace of the KubeVirt CR", "kubevirt")
-    // The image's environment may say where these are (the dev cluster's image map does), so the
-    // operator's DaemonSet stays the same everywhere.
-    .option(
-      "--state-dir <dir>",
-      "per-VM files (default: $VIRT_HANDLER_STATE_DIR, else /var/lib/kubevirt-ts/<node>)",
-      process.env.VIRT_HANDLER_STATE_DIR,
-    )
-    .option(
-      "--image-store <dir>",
-      "local image store for containerDisks (default: $VIRT_HANDLER_IMAGE_STORE)",
-      process.env.VIRT_HANDLER_IMAGE_STORE ?? "/var/lib/kubevirt-ts/images",
-    )
-    .option("--listen-address <ip>", "address of /healthz and /metrics", process.env.POD_IP ?? "0.0.0.0")
-    .option("--port <n>", "port of /healthz and /metrics (0: any free one)", parsePort, 8443)
-    .option(
-      "--console-port <n>",
-      "port of the console, VNC and pause server for virt-api (0: any free one)",
-      parsePort,
-      DEFAULT_CONSOLE_PORT,
-    )
-    .option("--heartbeat-interval <seconds>", "node heartbeat interval", Number, 30);
-  addLogLevelOption(program);
-  program.parse(argv, { from: "node" });
-  return program.opts<CommandLine>();
 }
 
 async function main(): Promise<void> {

@@ -11,7 +11,7 @@
  * console), so its minute is spent on them rather than waited out. At most two guests run.
  */
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -21,12 +21,12 @@ import { Kubectl } from "../dev-cluster/kubectl.js";
 import { TEST_GUEST_BANNER, TEST_GUEST_PROMPT } from "../guest/guest-console.js";
 import { vmKind } from "./kinds.js";
 import { type CellExpectation, waitForTableRow } from "./kubectl-table.js";
-import { type KubevirtStack, startKubevirtStack, stopKubevirtStack } from "./kubevirt-stack.js";
-import { removeNodeLeftovers } from "./node-processes.js";
+import { type KubevirtStack, startKubevirtStack } from "./kubevirt-stack.js";
 import { pollUntil } from "./poll.js";
 import { rfbGreeting } from "./rfb-greeting.js";
 import { RunDomains } from "./run-domains.js";
 import { RunObjects } from "./run-objects.js";
+import { tearDownRun } from "./run-teardown.js";
 import { SequenceOutput, sequenceCommand } from "./sequence-output.js";
 import { runVirtctl, type VirtctlResult, VirtctlSession } from "./virtctl-process.js";
 import { tinyVm, vmWithDiskWithoutVolume } from "./vm-manifests.js";
@@ -145,23 +145,7 @@ describe("virtctl end to end: console, VNC, lifecycle, aggregation and webhooks 
 
   after(async () => {
     for (const session of sessions) session.kill();
-    const removed: string[] = [];
-    if (stack?.running()) {
-      await kubectl.run(["delete", "vm", "--all", "-n", namespace, "--wait=false"], { timeoutMs: 20_000 });
-      await pollUntil("the run's domains to go", () => (domains?.names().length === 0 ? true : undefined), {
-        timeoutMs: 30_000,
-      }).catch(() => undefined);
-    }
-    if (stack) {
-      await stopKubevirtStack(stack);
-      removed.push(...removeNodeLeftovers(stack));
-    }
-    if (domains) {
-      removed.push(...(await domains.removeAll()));
-      await domains.close();
-    }
-    if (workDir !== "") await rm(workDir, { recursive: true, force: true });
-    if (removed.length > 0) process.stderr.write(`virtctl e2e cleanup removed: ${removed.join(", ")}\n`);
+    await tearDownRun({ label: "virtctl e2e", namespace, workDir, stack, kubectl, domains });
   });
 
   test("virtctl start --paused: a Halted VM's VMI runs paused; kubectl shows it Paused", async () => {

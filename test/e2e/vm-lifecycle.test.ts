@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -17,10 +17,11 @@ import { Kubectl } from "../dev-cluster/kubectl.js";
 import { extractCidataFile, TEST_GUEST_BANNER, TEST_GUEST_PROMPT } from "../guest/guest-console.js";
 import type { Pod, VirtualMachine } from "./kinds.js";
 import { type KubevirtStack, startKubevirtStack, stopKubevirtStack } from "./kubevirt-stack.js";
-import { componentPids, nodeLeftovers, removeNodeLeftovers } from "./node-processes.js";
+import { componentPids, nodeLeftovers } from "./node-processes.js";
 import { pollUntil } from "./poll.js";
 import { type GuestConsole, RunDomains } from "./run-domains.js";
 import { RunObjects } from "./run-objects.js";
+import { tearDownRun } from "./run-teardown.js";
 import { asDocuments, tinyVm, vmWithDiskWithoutVolume } from "./vm-manifests.js";
 
 /** A TCG boot of the test guest takes ~5 s alone; allow for a busy machine. */
@@ -88,24 +89,7 @@ describe("kubevirt-ts end to end: VMs with kubectl on npm start", { timeout: 300
 
   after(async () => {
     guest?.close();
-    const removed: string[] = [];
-    if (stack?.running()) {
-      // The VMs first, so that virt-handler shuts their guests down as a user's `kubectl delete` does.
-      await kubectl.run(inNamespace("delete", "vm", "--all", "--wait=false"), { timeoutMs: 20_000 });
-      await pollUntil("the run's domains to go", () => (domains?.names().length === 0 ? true : undefined), {
-        timeoutMs: 30_000,
-      }).catch(() => undefined);
-    }
-    if (stack) {
-      await stopKubevirtStack(stack);
-      removed.push(...removeNodeLeftovers(stack));
-    }
-    if (domains) {
-      removed.push(...(await domains.removeAll()));
-      await domains.close();
-    }
-    if (workDir !== "") await rm(workDir, { recursive: true, force: true });
-    if (removed.length > 0) process.stderr.write(`vm-lifecycle cleanup removed: ${removed.join(", ")}\n`);
+    await tearDownRun({ label: "vm-lifecycle", namespace, workDir, stack, kubectl, domains });
   });
 
   test("a VM whose disk names no volume is refused by virt-api's webhook, with the field path; nothing is created", async () => {

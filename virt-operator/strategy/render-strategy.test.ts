@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { type KubeVirt, type KubeVirtSpec, Quantity } from "../../api/index.js";
+import { Quantity } from "../../api/index.js";
 import { createCertificateAuthority } from "../../runtime/tls/x509.js";
 import { CA_LIFETIME_MS, validityFrom } from "../certificates/certificate-lifetimes.js";
+import { findRendered, TEST_OPERATOR, testKubeVirt } from "../testing/strategy-fixtures.js";
 import { TEST_TRUST } from "../testing/test-trust.js";
 import {
   IDENTIFIER_ANNOTATION,
@@ -10,32 +11,10 @@ import {
   MANAGED_BY_LABEL,
   MANAGED_BY_VALUE,
   type ManagedObject,
-  type OperatorIdentity,
   REGISTRY_ANNOTATION,
   VERSION_ANNOTATION,
 } from "./install-strategy.js";
 import { renderStrategy } from "./render-strategy.js";
-
-const OPERATOR: OperatorIdentity = {
-  namespace: "kubevirt",
-  registry: "ghcr.io/kubevirt-ts",
-  version: "v0.1.0",
-};
-
-function kubevirt(spec: KubeVirtSpec = {}): KubeVirt {
-  return {
-    apiVersion: "kubevirt.io/v1",
-    kind: "KubeVirt",
-    metadata: { name: "kubevirt", namespace: "kubevirt" },
-    spec,
-  };
-}
-
-function find(strategy: InstallStrategy, kind: string, name: string): ManagedObject {
-  const found = strategy.objects.find((object) => object.kind === kind && object.metadata.name === name);
-  assert.ok(found, `no ${kind} ${name} in the strategy`);
-  return found;
-}
 
 interface Container {
   name: string;
@@ -65,11 +44,11 @@ function templateOf(object: ManagedObject): PodTemplate {
 }
 
 function controllerOf(strategy: InstallStrategy): PodTemplate {
-  return templateOf(find(strategy, "Deployment", "virt-controller"));
+  return templateOf(findRendered(strategy, "Deployment", "virt-controller"));
 }
 
 function handlerOf(strategy: InstallStrategy): PodTemplate {
-  return templateOf(find(strategy, "DaemonSet", "virt-handler"));
+  return templateOf(findRendered(strategy, "DaemonSet", "virt-handler"));
 }
 
 function firstContainer(template: PodTemplate): Container {
@@ -79,7 +58,7 @@ function firstContainer(template: PodTemplate): Container {
 }
 
 describe("renderStrategy: objects and order", () => {
-  const strategy = renderStrategy(OPERATOR, kubevirt(), TEST_TRUST);
+  const strategy = renderStrategy(TEST_OPERATOR, testKubeVirt(), TEST_TRUST);
 
   test("CRDs, ServiceAccounts, RBAC, PriorityClass, Service, Deployments, DaemonSet, then the API registrations", () => {
     const kinds = strategy.objects.map((object) => object.kind);
@@ -147,7 +126,7 @@ describe("renderStrategy: objects and order", () => {
       "MutatingWebhookConfiguration//virt-api-mutator",
       "ValidatingWebhookConfiguration//virt-api-validator",
     ]);
-    assert.equal(find(strategy, "PriorityClass", "kubevirt-cluster-critical").value, 1_000_000_000);
+    assert.equal(findRendered(strategy, "PriorityClass", "kubevirt-cluster-critical").value, 1_000_000_000);
   });
 
   test("every object: managed-by and KubeVirt's labels, the strategy's annotations", () => {
@@ -186,18 +165,18 @@ describe("renderStrategy: objects and order", () => {
         assert.deepEqual(binding.subjects, [
           { kind: "ServiceAccount", name: binding.metadata.name, namespace: "kubevirt" },
         ]);
-        find(strategy, roleKind, binding.metadata.name);
-        find(strategy, "ServiceAccount", binding.metadata.name);
+        findRendered(strategy, roleKind, binding.metadata.name);
+        findRendered(strategy, "ServiceAccount", binding.metadata.name);
       }
     }
   });
 });
 
 describe("renderStrategy: the workloads", () => {
-  const strategy = renderStrategy(OPERATOR, kubevirt(), TEST_TRUST);
+  const strategy = renderStrategy(TEST_OPERATOR, testKubeVirt(), TEST_TRUST);
 
   test("virt-controller: 2 replicas, KubeVirt's labels, its account and priority, images and flags", () => {
-    const deployment = find(strategy, "Deployment", "virt-controller");
+    const deployment = findRendered(strategy, "Deployment", "virt-controller");
     const spec = deployment.spec as { replicas: number; selector: unknown };
     assert.equal(spec.replicas, 2);
     assert.deepEqual(spec.selector, { matchLabels: { "kubevirt.io": "virt-controller" } });
@@ -225,7 +204,7 @@ describe("renderStrategy: the workloads", () => {
   });
 
   test("virt-handler: privileged, host paths at the same paths, node name and pod IP, rolling update", () => {
-    const daemonSet = find(strategy, "DaemonSet", "virt-handler");
+    const daemonSet = findRendered(strategy, "DaemonSet", "virt-handler");
     const spec = daemonSet.spec as { updateStrategy: { type: string } };
     assert.equal(spec.updateStrategy.type, "RollingUpdate");
     const template = handlerOf(strategy);
@@ -299,8 +278,8 @@ describe("renderStrategy: the workloads", () => {
 describe("renderStrategy: the KubeVirt CR's overrides", () => {
   test("imageRegistry and imageTag replace the operator's in every image, the annotations and the strategy", () => {
     const strategy = renderStrategy(
-      OPERATOR,
-      kubevirt({ imageRegistry: "registry.example/kv", imageTag: "v9" }),
+      TEST_OPERATOR,
+      testKubeVirt({ imageRegistry: "registry.example/kv", imageTag: "v9" }),
       TEST_TRUST,
     );
     assert.equal(strategy.registry, "registry.example/kv");
@@ -315,15 +294,19 @@ describe("renderStrategy: the KubeVirt CR's overrides", () => {
   });
 
   test("empty imageRegistry and imageTag mean unset, as in KubeVirt", () => {
-    const strategy = renderStrategy(OPERATOR, kubevirt({ imageRegistry: "", imageTag: "" }), TEST_TRUST);
-    assert.equal(strategy.registry, OPERATOR.registry);
-    assert.equal(strategy.version, OPERATOR.version);
+    const strategy = renderStrategy(
+      TEST_OPERATOR,
+      testKubeVirt({ imageRegistry: "", imageTag: "" }),
+      TEST_TRUST,
+    );
+    assert.equal(strategy.registry, TEST_OPERATOR.registry);
+    assert.equal(strategy.version, TEST_OPERATOR.version);
   });
 
   test("imagePullPolicy and imagePullSecrets reach both workloads", () => {
     const strategy = renderStrategy(
-      OPERATOR,
-      kubevirt({ imagePullPolicy: "Always", imagePullSecrets: [{ name: "pull-secret" }] }),
+      TEST_OPERATOR,
+      testKubeVirt({ imagePullPolicy: "Always", imagePullSecrets: [{ name: "pull-secret" }] }),
       TEST_TRUST,
     );
     for (const template of [controllerOf(strategy), handlerOf(strategy)]) {
@@ -341,8 +324,8 @@ describe("renderStrategy: the KubeVirt CR's overrides", () => {
       },
     };
     const strategy = renderStrategy(
-      OPERATOR,
-      kubevirt({
+      TEST_OPERATOR,
+      testKubeVirt({
         infra: {
           replicas: 3,
           nodePlacement: {
@@ -356,7 +339,10 @@ describe("renderStrategy: the KubeVirt CR's overrides", () => {
       TEST_TRUST,
     );
     const controller = controllerOf(strategy);
-    assert.equal((find(strategy, "Deployment", "virt-controller").spec as { replicas: number }).replicas, 3);
+    assert.equal(
+      (findRendered(strategy, "Deployment", "virt-controller").spec as { replicas: number }).replicas,
+      3,
+    );
     assert.deepEqual(controller.spec.nodeSelector, { "kubernetes.io/os": "linux", role: "infra" });
     assert.deepEqual(
       controller.spec.affinity,
@@ -373,27 +359,29 @@ describe("renderStrategy: the KubeVirt CR's overrides", () => {
   });
 
   test("the rendered objects share nothing with the CR", () => {
-    const cr = kubevirt({ infra: { nodePlacement: { tolerations: [{ key: "a", operator: "Exists" }] } } });
+    const cr = testKubeVirt({
+      infra: { nodePlacement: { tolerations: [{ key: "a", operator: "Exists" }] } },
+    });
     const before = structuredClone(cr);
-    const strategy = renderStrategy(OPERATOR, cr, TEST_TRUST);
+    const strategy = renderStrategy(TEST_OPERATOR, cr, TEST_TRUST);
     (controllerOf(strategy).spec.tolerations as { key: string }[])[1]!.key = "changed";
     assert.deepEqual(cr, before);
   });
 });
 
 describe("renderStrategy: the id", () => {
-  const base = renderStrategy(OPERATOR, kubevirt(), TEST_TRUST);
+  const base = renderStrategy(TEST_OPERATOR, testKubeVirt(), TEST_TRUST);
 
   test("is a sha256 (hex) and the same for the same operator and CR", () => {
     assert.match(base.id, /^[0-9a-f]{64}$/);
-    assert.equal(renderStrategy(OPERATOR, kubevirt(), TEST_TRUST).id, base.id);
-    assert.deepEqual(renderStrategy(OPERATOR, kubevirt(), TEST_TRUST).objects, base.objects);
+    assert.equal(renderStrategy(TEST_OPERATOR, testKubeVirt(), TEST_TRUST).id, base.id);
+    assert.deepEqual(renderStrategy(TEST_OPERATOR, testKubeVirt(), TEST_TRUST).objects, base.objects);
   });
 
   test("stays when the CR changes only what the components read at run time", () => {
     const configured = renderStrategy(
-      OPERATOR,
-      kubevirt({
+      TEST_OPERATOR,
+      testKubeVirt({
         configuration: { developerConfiguration: { useEmulation: true, featureGates: ["Snapshot"] } },
       }),
       TEST_TRUST,
@@ -406,7 +394,7 @@ describe("renderStrategy: the id", () => {
       "kubevirt.io@other",
       validityFrom(Date.now(), CA_LIFETIME_MS),
     );
-    const rotated = renderStrategy(OPERATOR, kubevirt(), {
+    const rotated = renderStrategy(TEST_OPERATOR, testKubeVirt(), {
       caBundlePem: `${otherCa.certPem}\n${TEST_TRUST.caBundlePem}`,
     });
     assert.notEqual(rotated.id, base.id);
@@ -427,18 +415,18 @@ describe("renderStrategy: the id", () => {
 
   test("changes with the tag, the registry, the pull policy, a placement and the namespace", () => {
     const variants: [string, InstallStrategy][] = [
-      ["tag", renderStrategy(OPERATOR, kubevirt({ imageTag: "v0.2.0" }), TEST_TRUST)],
-      ["registry", renderStrategy(OPERATOR, kubevirt({ imageRegistry: "quay.io/x" }), TEST_TRUST)],
-      ["pull policy", renderStrategy(OPERATOR, kubevirt({ imagePullPolicy: "Never" }), TEST_TRUST)],
+      ["tag", renderStrategy(TEST_OPERATOR, testKubeVirt({ imageTag: "v0.2.0" }), TEST_TRUST)],
+      ["registry", renderStrategy(TEST_OPERATOR, testKubeVirt({ imageRegistry: "quay.io/x" }), TEST_TRUST)],
+      ["pull policy", renderStrategy(TEST_OPERATOR, testKubeVirt({ imagePullPolicy: "Never" }), TEST_TRUST)],
       [
         "placement",
         renderStrategy(
-          OPERATOR,
-          kubevirt({ workloads: { nodePlacement: { nodeSelector: { a: "b" } } } }),
+          TEST_OPERATOR,
+          testKubeVirt({ workloads: { nodePlacement: { nodeSelector: { a: "b" } } } }),
           TEST_TRUST,
         ),
       ],
-      ["namespace", renderStrategy({ ...OPERATOR, namespace: "elsewhere" }, kubevirt(), TEST_TRUST)],
+      ["namespace", renderStrategy({ ...TEST_OPERATOR, namespace: "elsewhere" }, testKubeVirt(), TEST_TRUST)],
     ];
     const ids = new Set([base.id]);
     for (const [what, variant] of variants) {
@@ -450,8 +438,8 @@ describe("renderStrategy: the id", () => {
 
   test("a workloads placement rolls virt-handler only: virt-controller's pod template stays the same", () => {
     const placed = renderStrategy(
-      OPERATOR,
-      kubevirt({ workloads: { nodePlacement: { nodeSelector: { a: "b" } } } }),
+      TEST_OPERATOR,
+      testKubeVirt({ workloads: { nodePlacement: { nodeSelector: { a: "b" } } } }),
       TEST_TRUST,
     );
     assert.deepEqual(controllerOf(placed), controllerOf(base));

@@ -1,32 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { ADMISSION_WEBHOOKS, type KubeVirt, type KubeVirtSpec } from "../../api/index.js";
+import { ADMISSION_WEBHOOKS } from "../../api/index.js";
 import { MANAGED_KINDS } from "../kubevirt/managed-kinds.js";
+import { findRendered, TEST_OPERATOR, testKubeVirt } from "../testing/strategy-fixtures.js";
 import { TEST_TRUST } from "../testing/test-trust.js";
-import type { InstallStrategy, ManagedObject, OperatorIdentity } from "./install-strategy.js";
 import { renderStrategy } from "./render-strategy.js";
 
-const OPERATOR: OperatorIdentity = {
-  namespace: "kubevirt",
-  registry: "ghcr.io/kubevirt-ts",
-  version: "v0.1.0",
-};
 const CA_BUNDLE = Buffer.from(TEST_TRUST.caBundlePem).toString("base64");
-
-function kubevirt(spec: KubeVirtSpec = {}): KubeVirt {
-  return {
-    apiVersion: "kubevirt.io/v1",
-    kind: "KubeVirt",
-    metadata: { name: "kubevirt", namespace: "kubevirt" },
-    spec,
-  };
-}
-
-function find(strategy: InstallStrategy, kind: string, name: string): ManagedObject {
-  const found = strategy.objects.find((object) => object.kind === kind && object.metadata.name === name);
-  assert.ok(found, `no ${kind} ${name} in the strategy`);
-  return found;
-}
 
 interface Container {
   image: string;
@@ -65,10 +45,10 @@ interface Webhook {
 }
 
 describe("renderStrategy: virt-api", () => {
-  const strategy = renderStrategy(OPERATOR, kubevirt(), TEST_TRUST);
+  const strategy = renderStrategy(TEST_OPERATOR, testKubeVirt(), TEST_TRUST);
 
   test("Deployment virt-api: 2 replicas of its image, its account, pod IP and namespace, probed over HTTPS", () => {
-    const deployment = find(strategy, "Deployment", "virt-api");
+    const deployment = findRendered(strategy, "Deployment", "virt-api");
     const spec = deployment.spec as VirtApiSpec;
     assert.equal(spec.replicas, 2);
     assert.deepEqual(spec.selector, { matchLabels: { "kubevirt.io": "virt-api" } });
@@ -95,24 +75,24 @@ describe("renderStrategy: virt-api", () => {
 
   test("spec.infra places and scales virt-api as it does virt-controller", () => {
     const placed = renderStrategy(
-      OPERATOR,
-      kubevirt({ infra: { replicas: 3, nodePlacement: { nodeSelector: { role: "infra" } } } }),
+      TEST_OPERATOR,
+      testKubeVirt({ infra: { replicas: 3, nodePlacement: { nodeSelector: { role: "infra" } } } }),
       TEST_TRUST,
     );
-    const spec = find(placed, "Deployment", "virt-api").spec as VirtApiSpec;
+    const spec = findRendered(placed, "Deployment", "virt-api").spec as VirtApiSpec;
     assert.equal(spec.replicas, 3);
     assert.deepEqual(spec.template.spec.nodeSelector, { "kubernetes.io/os": "linux", role: "infra" });
   });
 
   test("Service virt-api: port 443 to the container's 8443, selecting virt-api's pods", () => {
-    assert.deepEqual(find(strategy, "Service", "virt-api").spec, {
+    assert.deepEqual(findRendered(strategy, "Service", "virt-api").spec, {
       selector: { "kubevirt.io": "virt-api" },
       ports: [{ port: 443, targetPort: 8443 }],
     });
   });
 
   test("APIService v1.subresources.kubevirt.io: virt-api's Service, the CA bundle, KubeVirt's priorities", () => {
-    assert.deepEqual(find(strategy, "APIService", "v1.subresources.kubevirt.io").spec, {
+    assert.deepEqual(findRendered(strategy, "APIService", "v1.subresources.kubevirt.io").spec, {
       group: "subresources.kubevirt.io",
       version: "v1",
       service: { namespace: "kubevirt", name: "virt-api", port: 443 },
@@ -123,8 +103,9 @@ describe("renderStrategy: virt-api", () => {
   });
 
   test("webhook configurations: every webhook virt-api serves, at its path, with the CA bundle, failing closed", () => {
-    const mutating = find(strategy, "MutatingWebhookConfiguration", "virt-api-mutator").webhooks as Webhook[];
-    const validating = find(strategy, "ValidatingWebhookConfiguration", "virt-api-validator")
+    const mutating = findRendered(strategy, "MutatingWebhookConfiguration", "virt-api-mutator")
+      .webhooks as Webhook[];
+    const validating = findRendered(strategy, "ValidatingWebhookConfiguration", "virt-api-validator")
       .webhooks as Webhook[];
     assert.equal(mutating.length + validating.length, ADMISSION_WEBHOOKS.length);
     for (const expected of ADMISSION_WEBHOOKS) {
