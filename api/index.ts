@@ -38,6 +38,12 @@ export {
   VERSION,
 } from "./kind.js";
 export type { KubeVirtConfiguration } from "./kubevirt/configuration.js";
+export {
+  enabledFeatureGates,
+  FEATURE_GATES,
+  type FeatureGate,
+  featureGateEnabled,
+} from "./kubevirt/feature-gates.js";
 export { type KubeVirt, KubeVirtKind } from "./kubevirt/kubevirt.js";
 export {
   type KubeVirtSpec,
@@ -50,6 +56,7 @@ export {
   type KubeVirtPhase,
   type KubeVirtStatus,
 } from "./kubevirt/kubevirt-status.js";
+export { isKubeVirtServiceAccount, KUBEVIRT_SERVICE_ACCOUNTS } from "./kubevirt/service-accounts.js";
 export {
   MIGRATION_PHASES,
   type MigrationPhase,
@@ -64,6 +71,10 @@ export {
 } from "./replicaset/virtual-machine-instance-replica-set.js";
 export type { SchemaValidator } from "./schema/validator.js";
 export type { Cause, CauseReason } from "./validation/cause.js";
+export { dns1123LabelErrors } from "./validation/dns-names.js";
+export { domainNameFor, MAX_DOMAIN_NAME_BYTES } from "./validation/domain-name-validation.js";
+export type { FeatureGateOptions } from "./validation/feature-gates-validation.js";
+export { validateHostFacingValues } from "./validation/host-facing-validation.js";
 export {
   validateKubeVirt,
   validateVirtualMachine,
@@ -81,8 +92,14 @@ export {
   type VirtualMachineStatus,
   VM_CONDITION_TYPES,
 } from "./vm/vm-status.js";
+export {
+  CLOUD_INIT_SECRET_REFERENCES,
+  type CloudInitSecretReference,
+  cloudInitSecretVolumeName,
+} from "./vmi/cloud-init-secret-volumes.js";
 export { ANNOTATIONS, FINALIZERS, LABELS, VMI_CONDITION_TYPES, VMI_READY_REASONS } from "./vmi/constants.js";
 export type { Disk } from "./vmi/disks.js";
+export { guestHostname } from "./vmi/guest-hostname.js";
 export type { Interface } from "./vmi/interfaces.js";
 export type { Network } from "./vmi/networks.js";
 export { type VirtualMachineInstance, VirtualMachineInstanceKind } from "./vmi/virtual-machine-instance.js";

@@ -4,6 +4,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { findRepositoryRoot } from "../api/crd/repository-root.js";
+import { HOST_TOOLS } from "../virt-handler/node/host-tools.js";
 import { renderOperatorBundle } from "../virt-operator/deploy/render-operator-bundle.js";
 import { renderStrategy } from "../virt-operator/strategy/render-strategy.js";
 import { TEST_TRUST } from "../virt-operator/testing/test-trust.js";
@@ -207,5 +208,16 @@ describe("images/", () => {
   test("virt-handler's image has libvirt's client library (libvirt.so.0, loaded through koffi)", () => {
     const runs = argumentsOf(finalStage("virt-handler.Dockerfile"), "RUN").join("\n");
     assert.match(runs, /apt-get install[^\n]*\blibvirt0\b/);
+  });
+
+  test("virt-handler's image carries every program virt-handler runs (it never installs one)", () => {
+    const runs = argumentsOf(finalStage("virt-handler.Dockerfile"), "RUN").join("\n");
+    const installed = new Set(/apt-get install([^\n&|;]*)/.exec(runs)?.[1]?.split(/\s+/) ?? []);
+    for (const tool of HOST_TOOLS) {
+      assert.ok(
+        tool.debianPackages.some((name) => installed.has(name)),
+        `one of ${tool.debianPackages.join(", ")} (for ${tool.commands.join(" or ")}) in ${[...installed].join(" ")}`,
+      );
+    }
   });
 });

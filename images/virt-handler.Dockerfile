@@ -18,7 +18,9 @@ FROM node:20.20.2-bookworm-slim
 # libvirt0: libvirt.so.0, which libvirt/ loads through koffi (the node's libvirtd does the rest,
 # through the socket in /var/run/libvirt). qemu-utils: qemu-img for VM overlays and empty disks;
 # xorriso: cloud-init's NoCloud ISO. qemu-system-x86: the boot probe that proves KVM works
-# (node/kvm-boot-probe.ts boots the host's /boot kernel under /dev/kvm).
+# (node/kvm-boot-probe.ts boots the host's /boot kernel under /dev/kvm). virt-handler never installs
+# anything: without qemu-img or an ISO writer on PATH its node reports KubeVirtHostToolsMissing and
+# is unschedulable for VMs (node/host-tools.ts).
 RUN apt-get update \
   && apt-get install -y --no-install-recommends libvirt0 qemu-utils xorriso qemu-system-x86 \
   && rm -rf /var/lib/apt/lists/*

@@ -18,6 +18,14 @@ export {
   readLeaderElectionOptions,
 } from "./cli/leader-election-options.js";
 export { parseLogLevel, parsePort, parseSeconds } from "./cli/option-parsers.js";
+export {
+  addServingOptions,
+  DEFAULT_HEALTH_PORT,
+  DEFAULT_METRICS_PORT,
+  readServingOptions,
+  type ServingDefaults,
+  type ServingOptions,
+} from "./cli/serving-options.js";
 export * from "./client/api-errors.js";
 export { KubeClient, type KubeClientOptions } from "./client/kube-client.js";
 export { loadKubeConfig } from "./client/load-kube-config.js";

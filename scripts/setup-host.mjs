@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run setup-host`: makes this machine a libvirt/QEMU node for development, tests and CI.
 //
-//  1. installs the Debian packages that are missing (libvirt daemon without systemd, QEMU, tini);
+//  1. installs the Debian packages that are missing (libvirt daemon without systemd, QEMU, tini, and the
+//     programs virt-handler runs: qemu-img and an ISO writer; it never installs them itself);
 //  2. writes the test-environment QEMU settings into /etc/libvirt/qemu.conf, but only when that file is
 //     still the packaged one (or already carries our marker): a libvirt someone configured is left alone;
 //  3. starts libvirtd under tini (as a subreaper, so destroyed QEMU processes are reaped at once) when no
@@ -31,7 +32,8 @@ const PACKAGES = [
   "libvirt-daemon-system-sysv", // init scripts instead of systemd units: keeps systemd out
   "libvirt-clients",
   "qemu-system-x86",
-  "qemu-utils",
+  "qemu-utils", // qemu-img: virt-handler's disk overlays and empty disks
+  "genisoimage", // virt-handler's cloud-init ISOs (xorriso would do too); isoinfo reads them in tests
   "tini",
 ];
 const QEMU_CONF = "/etc/libvirt/qemu.conf";

@@ -15,14 +15,13 @@ import {
   SharedInformer,
 } from "../runtime/index.js";
 import { SecretTlsSource } from "../runtime/tls/secret-tls-source.js";
-import { CERTIFICATE_SECRETS } from "../runtime/tls/tls-material.js";
+import { CERTIFICATE_SECRETS, firstMaterial } from "../runtime/tls/tls-material.js";
 import { RequestHeaderSource } from "./auth/request-header-source.js";
 import { type Authorizer, SubjectAccessReviewAuthorizer } from "./auth/subject-access-review.js";
 import { KubeVirtClusterSettings } from "./config/cluster-settings.js";
 import { DEFAULT_CONSOLE_SERVER_PORT, HandlerClient } from "./handler/handler-client.js";
 import { HandlerLocator } from "./handler/handler-locator.js";
 import { type KubeVirt, kubeVirtKind, podKind, vmiKind, vmKind } from "./kinds.js";
-import { firstServingMaterial } from "./server/serving-tls.js";
 import { VirtApiMetrics } from "./server/virt-api-metrics.js";
 import { type RunningVirtApiServer, startVirtApiServer } from "./server/virt-api-server.js";
 
@@ -64,7 +63,7 @@ export async function startVirtApi(
   if (!sources.serving.current()) {
     log.warn({ secret: CERTIFICATE_SECRETS.apiServer }, "waiting for the serving certificate");
   }
-  const initialMaterial = await firstServingMaterial(sources.serving, signal);
+  const initialMaterial = await firstMaterial(sources.serving, signal);
   if (!initialMaterial) {
     await sources.stop();
     return undefined;
@@ -93,7 +92,12 @@ export async function startVirtApi(
         log,
         pingIntervalMs: options.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS,
       },
-      webhooks: { settings: new KubeVirtClusterSettings(sources.kubevirts, namespace), metrics, log },
+      webhooks: {
+        settings: new KubeVirtClusterSettings(sources.kubevirts, namespace),
+        installNamespace: namespace,
+        metrics,
+        log,
+      },
       versionInfo: readVersionInfo(),
       log,
     });

@@ -5,13 +5,14 @@ import { parseCliOptions } from "./cli-options.js";
 // The common flags' parsing is runtime/cli's (component-options.test.ts); here, virt-controller's
 // own flags and defaults.
 describe("virt-controller's flags", () => {
-  test("defaults: namespace kubevirt, image virt-launcher, port 8443, client-go's lease timings", () => {
+  test("defaults: namespace kubevirt, image virt-launcher, health on 8081, metrics on 8443, client-go's lease timings", () => {
     assert.deepEqual(parseCliOptions([]), {
       kubeconfig: undefined,
       namespace: "kubevirt",
       launcherImage: "virt-launcher",
       address: "0.0.0.0",
-      port: 8443,
+      healthPort: 8081,
+      metricsPort: 8443,
       leaderElection: { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 },
       logLevel: "info",
     });
@@ -23,7 +24,8 @@ describe("virt-controller's flags", () => {
       "--namespace=kv",
       "--launcher-image=quay.io/kubevirt/virt-launcher:v1",
       "--address=10.0.0.5",
-      "--port=0",
+      "--health-port=0",
+      "--metrics-port=0",
       "--leader-elect-lease-duration=1",
       "--leader-elect-renew-deadline=0.6",
       "--leader-elect-retry-period=0.1",
@@ -35,7 +37,8 @@ describe("virt-controller's flags", () => {
       namespace: "kv",
       launcherImage: "quay.io/kubevirt/virt-launcher:v1",
       address: "10.0.0.5",
-      port: 0,
+      healthPort: 0,
+      metricsPort: 0,
       leaderElection: { identity: "pod-a", leaseDurationMs: 1000, renewDeadlineMs: 600, retryPeriodMs: 100 },
       logLevel: "debug",
     });
@@ -45,7 +48,8 @@ describe("virt-controller's flags", () => {
     const stderr = process.stderr.write;
     process.stderr.write = () => true;
     try {
-      assert.throws(() => parseCliOptions(["--port=70000"]), /port is an integer/);
+      assert.throws(() => parseCliOptions(["--health-port=70000"]), /port is an integer/);
+      assert.throws(() => parseCliOptions(["--metrics-port="]), /port is an integer/);
       assert.throws(() => parseCliOptions(["--no-such-flag"]), /unknown option/);
     } finally {
       process.stderr.write = stderr;

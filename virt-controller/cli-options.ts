@@ -1,15 +1,15 @@
 import {
-  addCommonOptions,
   addLeaderElectionOptions,
-  type CommonOptions,
+  addServingOptions,
   componentCommand,
   type LeaderElectionOptions,
-  readCommonOptions,
   readLeaderElectionOptions,
+  readServingOptions,
+  type ServingOptions,
 } from "../runtime/index.js";
 
 /** What virt-controller's flags say: only where things are (configuration is the KubeVirt CR's). */
-export interface CliOptions extends CommonOptions {
+export interface CliOptions extends ServingOptions {
   readonly namespace: string;
   readonly launcherImage: string;
   readonly leaderElection: LeaderElectionOptions;
@@ -21,18 +21,18 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
     "virt-controller",
     "kubevirt-ts virt-controller: VirtualMachines → VMIs → launcher pods",
   )
-    .option("--namespace <namespace>", "namespace of the KubeVirt CR and the leader Lease", "kubevirt")
+    .option(
+      "--namespace <namespace>",
+      "namespace of the KubeVirt CR, the leader Lease and the serving certificate's Secret",
+      "kubevirt",
+    )
     .option("--launcher-image <image>", "image of the virt-launcher pods", "virt-launcher");
   // virt-operator's Deployment passes --address $(POD_IP).
-  addCommonOptions(program, {
-    serves: "the health and metrics server (/healthz, /readyz, /metrics)",
-    address: "0.0.0.0",
-    port: 8443,
-  });
+  addServingOptions(program, { address: "0.0.0.0" });
   addLeaderElectionOptions(program).parse([...argv], { from: "user" });
   const flags = program.opts<{ namespace: string; launcherImage: string }>();
   return {
-    ...readCommonOptions(program),
+    ...readServingOptions(program),
     namespace: flags.namespace,
     launcherImage: flags.launcherImage,
     leaderElection: readLeaderElectionOptions(program),

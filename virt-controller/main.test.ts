@@ -1,11 +1,15 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import { Agent } from "node:https";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { leaseKind } from "../runtime/index.js";
+import { CERTIFICATE_SECRETS, type TlsMaterial } from "../runtime/tls/tls-material.js";
 import { eventually } from "../test/harness/api-server-fixture.js";
 import { freePort } from "../test/harness/free-port.js";
+import { httpsGet } from "../test/harness/https-get.js";
+import { issueLoopbackServingCertificate, writeServingSecret } from "../test/harness/serving-certificate.js";
 import { podKind, vmiKind, vmKind } from "./kinds.js";
 import { NAMESPACE, vmManifest } from "./testing/fixtures.js";
 import { KUBEVIRT_NAMESPACE, startVirtTestCluster, type VirtTestCluster } from "./testing/test-cluster.js";
@@ -14,13 +18,14 @@ const mainScript = fileURLToPath(new URL("./main.js", import.meta.url));
 
 interface Replica {
   identity: string;
-  port: number;
+  /** Of its /metrics, over HTTPS. */
+  metricsPort: number;
   child: ChildProcess;
   exited: Promise<number | null>;
 }
 
 async function startReplica(kubeconfig: string, identity: string): Promise<Replica> {
-  const port = await freePort();
+  const [healthPort, metricsPort] = [await freePort(), await freePort()];
   const child = spawn(
     process.execPath,
     [
@@ -31,8 +36,10 @@ async function startReplica(kubeconfig: string, identity: string): Promise<Repli
       KUBEVIRT_NAMESPACE,
       "--address",
       "127.0.0.1",
-      "--port",
-      String(port),
+      "--health-port",
+      String(healthPort),
+      "--metrics-port",
+      String(metricsPort),
       "--identity",
       identity,
       "--leader-elect-lease-duration",
@@ -48,12 +55,14 @@ async function startReplica(kubeconfig: string, identity: string): Promise<Repli
     { stdio: ["ignore", 2, 2] },
   );
   const exited = once(child, "exit").then(([code]) => code as number | null);
-  return { identity, port, child, exited };
+  return { identity, metricsPort, child, exited };
 }
 
-async function isLeader(replica: Replica): Promise<boolean | undefined> {
+/** What its https://127.0.0.1:PORT/metrics says, verified against the certificate's CA. */
+async function isLeader(replica: Replica, serving: TlsMaterial, agent: Agent): Promise<boolean | undefined> {
   try {
-    const text = await (await fetch(`http://127.0.0.1:${replica.port}/metrics`)).text();
+    const url = `https://127.0.0.1:${replica.metricsPort}/metrics`;
+    const text = (await httpsGet(url, { ca: serving.caPem, agent })).body;
     const match = /leader_election_master_status\{name="virt-controller"\} (\d)/.exec(text);
     return match ? match[1] === "1" : undefined;
   } catch {
@@ -63,19 +72,28 @@ async function isLeader(replica: Replica): Promise<boolean | undefined> {
 
 describe("virt-controller processes: leader election and a kill -9 while VMs are being created", () => {
   let cluster: VirtTestCluster;
+  let serving: TlsMaterial;
+  let agent: Agent;
   const replicas: Replica[] = [];
 
   before(async () => {
     cluster = await startVirtTestCluster();
+    // What virt-operator issues for virt-controller's metrics server (here for 127.0.0.1).
+    serving = await issueLoopbackServingCertificate();
+    const secret = CERTIFICATE_SECRETS.controllerServer;
+    await writeServingSecret(cluster.client, KUBEVIRT_NAMESPACE, secret, serving);
+    // The test polls the replicas every 50 ms: one TLS connection each, not one per look.
+    agent = new Agent({ keepAlive: true, ca: serving.caPem });
   });
   after(async () => {
     for (const { child } of replicas)
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    agent?.destroy();
     await cluster?.close();
   });
 
   async function leaders(candidates: readonly Replica[]): Promise<Replica[]> {
-    const states = await Promise.all(candidates.map((replica) => isLeader(replica)));
+    const states = await Promise.all(candidates.map((replica) => isLeader(replica, serving, agent)));
     if (states.some((state) => state === undefined))
       throw new Error("a replica does not answer /metrics yet");
     return candidates.filter((_, at) => states[at] === true);

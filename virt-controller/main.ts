@@ -6,6 +6,7 @@
  */
 import { pino } from "pino";
 import { loadKubeConfig, Manager, parseOrExit, stopOnSignals, systemClock } from "../runtime/index.js";
+import { CERTIFICATE_SECRETS } from "../runtime/tls/tls-material.js";
 import { parseCliOptions } from "./cli-options.js";
 import { addVirtControllers } from "./controllers.js";
 
@@ -20,7 +21,13 @@ const manager = new Manager({
     name: "virt-controller",
     ...options.leaderElection,
   },
-  health: { host: options.address, port: options.port },
+  health: { host: options.address, port: options.healthPort },
+  // KubeVirt's https://POD:8443/metrics, with the certificate virt-operator issues for virt-controller.
+  metrics: {
+    host: options.address,
+    port: options.metricsPort,
+    secret: { namespace: options.namespace, name: CERTIFICATE_SECRETS.controllerServer },
+  },
   clock: systemClock,
 });
 addVirtControllers(manager, {

@@ -1,6 +1,14 @@
+import { join } from "node:path";
 import { Command } from "commander";
-import { addKubeconfigOption, addLogLevelOption, parsePort } from "../runtime/index.js";
+import {
+  addKubeconfigOption,
+  addLogLevelOption,
+  DEFAULT_HEALTH_PORT,
+  DEFAULT_METRICS_PORT,
+  parsePort,
+} from "../runtime/index.js";
 import { DEFAULT_CONSOLE_PORT } from "./console-server/console-server.js";
+import { DEFAULT_KUBELET_PODS_DIR } from "./vmi/launcher-pod-volumes.js";
 
 /** What virt-handler's flags say: where things are (configuration is the KubeVirt CR's). */
 export interface CommandLine {
@@ -10,14 +18,21 @@ export interface CommandLine {
   namespace: string;
   stateDir?: string;
   imageStore: string;
-  listenAddress: string;
-  port: number;
+  /** Where this process finds the kubelet's pods directory (the flag, under $KUBEVIRT_TS_ROOT if set). */
+  kubeletPodsDir: string;
+  /** Of the health, metrics and console servers. */
+  address: string;
+  healthPort: number;
+  metricsPort: number;
   consolePort: number;
   heartbeatInterval: number;
   logLevel: string;
 }
 
-export function parseCommandLine(argv: readonly string[]): CommandLine {
+export function parseCommandLine(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): CommandLine {
   const program = new Command("virt-handler")
     .description("kubevirt-ts node agent: runs the VMIs of its node as libvirt domains")
     .option("--node-name <name>", "this node's name (default: $NODE_NAME, else the hostname)")
@@ -28,16 +43,37 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     // operator's DaemonSet stays the same everywhere.
     .option(
       "--state-dir <dir>",
-      "per-VM files (default: $VIRT_HANDLER_STATE_DIR, else /var/lib/kubevirt-ts/<node>)",
-      process.env.VIRT_HANDLER_STATE_DIR,
+      "per-VM files (default: $VIRT_HANDLER_STATE_DIR, else /var/lib/kubevirt-ts/vms)",
+      env.VIRT_HANDLER_STATE_DIR,
     )
     .option(
       "--image-store <dir>",
       "local image store for containerDisks (default: $VIRT_HANDLER_IMAGE_STORE)",
-      process.env.VIRT_HANDLER_IMAGE_STORE ?? "/var/lib/kubevirt-ts/images",
+      env.VIRT_HANDLER_IMAGE_STORE ?? "/var/lib/kubevirt-ts/images",
     )
-    .option("--listen-address <ip>", "address of /healthz and /metrics", process.env.POD_IP ?? "0.0.0.0")
-    .option("--port <n>", "port of /healthz and /metrics (0: any free one)", parsePort, 8443)
+    .option(
+      "--kubelet-pods-dir <dir>",
+      "the kubelet's pods directory as mounted in this container: launcher pods' secret volumes are read there",
+      DEFAULT_KUBELET_PODS_DIR,
+    )
+    // The listening flags of runtime/cli/serving-options.ts, as virt-controller and virt-operator have them.
+    .option(
+      "--address <ip>",
+      "address of the health, metrics and console servers (default: $POD_IP, else 0.0.0.0)",
+      env.POD_IP ?? "0.0.0.0",
+    )
+    .option(
+      "--health-port <n>",
+      "port of /healthz and /readyz, plain HTTP (0: any free one)",
+      parsePort,
+      DEFAULT_HEALTH_PORT,
+    )
+    .option(
+      "--metrics-port <n>",
+      "port of /metrics over HTTPS with the kubevirt-virt-handler-server-certs certificate (0: any free one)",
+      parsePort,
+      DEFAULT_METRICS_PORT,
+    )
     .option(
       "--console-port <n>",
       "port of the console, VNC and pause server for virt-api (0: any free one)",
@@ -47,5 +83,16 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     .option("--heartbeat-interval <seconds>", "node heartbeat interval", Number, 30);
   addLogLevelOption(program);
   program.parse(argv, { from: "node" });
-  return program.opts<CommandLine>();
+  const flags = program.opts<CommandLine>();
+  return { ...flags, kubeletPodsDir: containerPath(flags.kubeletPodsDir, env) };
+}
+
+/**
+ * Where this process finds a path of its container. On a node it is the path itself; the dev
+ * cluster runs containers as host processes and gives each a directory, $KUBEVIRT_TS_ROOT, where
+ * every path the container mounts is found under its container path (dev-cluster/node-agent/README.md).
+ */
+function containerPath(path: string, env: Readonly<Record<string, string | undefined>>): string {
+  const root = env.KUBEVIRT_TS_ROOT;
+  return root ? join(root, path) : path;
 }

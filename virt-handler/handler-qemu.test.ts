@@ -49,7 +49,8 @@ describe("virt-handler on qemu:///system with the test guest", { timeout: 180_00
     spawnHandler([
       ...["--node-name", cluster.nodeName, "--libvirt-uri", "qemu:///system"],
       ...["--kubeconfig", cluster.api.kubeconfigPath, "--state-dir", stateDir],
-      ...["--image-store", guest.storeDir, "--listen-address", "127.0.0.1", "--port", "0"],
+      ...["--image-store", guest.storeDir, "--address", "127.0.0.1"],
+      ...["--health-port", "0", "--metrics-port", "0"],
     ]);
   const getVmi = () => cluster.client.resource(vmiKind).get({ namespace: "default", name: NAME });
 

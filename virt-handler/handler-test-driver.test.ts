@@ -7,6 +7,9 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { pino } from "pino";
 import { Connection, DomainState } from "../libvirt/index.js";
+import { CERTIFICATE_SECRETS, type TlsMaterial } from "../runtime/tls/tls-material.js";
+import { httpsGet } from "../test/harness/https-get.js";
+import { issueLoopbackServingCertificate, writeServingSecret } from "../test/harness/serving-certificate.js";
 import { nodeKind, podKind, vmiKind } from "./kinds.js";
 import { type RunningVirtHandler, startVirtHandler } from "./main.js";
 import {
@@ -31,6 +34,7 @@ describe("virt-handler on libvirt's test driver", () => {
   let handler: RunningVirtHandler;
   let stateDir = "";
   let imageStore = "";
+  let serving: TlsMaterial;
 
   const start = (): Promise<RunningVirtHandler> =>
     startVirtHandler({
@@ -41,6 +45,7 @@ describe("virt-handler on libvirt's test driver", () => {
       stateDir,
       imageStore,
       listen: { host: "127.0.0.1", port: 0 },
+      metrics: { host: "127.0.0.1", port: 0 },
       heartbeatIntervalMs: 60_000,
       log,
       kvm: NO_KVM,
@@ -58,6 +63,9 @@ describe("virt-handler on libvirt's test driver", () => {
     stateDir = join(cluster.workDir, "state");
     imageStore = await fakeImageStore(join(cluster.workDir, "images"), "tiny");
     await setUseEmulation(cluster, true);
+    // What virt-operator issues for virt-handler's servers (here for 127.0.0.1).
+    serving = await issueLoopbackServingCertificate();
+    await writeServingSecret(cluster.client, "kubevirt", CERTIFICATE_SECRETS.handlerServer, serving);
     libvirt = await Connection.open("test:///default"); // keeps the test driver's state across handlers
     handler = await start();
   });
@@ -129,9 +137,9 @@ describe("virt-handler on libvirt's test driver", () => {
     libvirtDomain.free();
   });
 
-  test("/metrics has the running VMI's counters", async () => {
-    const response = await fetch(`${handler.manager.healthUrl}/metrics`);
-    const text = await response.text();
+  test("/metrics, over HTTPS with the handler's certificate, has the running VMI's counters", async () => {
+    const metricsUrl = await eventually("the metrics server listening", () => handler.manager.metricsUrl);
+    const text = (await httpsGet(`${metricsUrl}/metrics`, { ca: serving.caPem })).body;
     assert.match(
       text,
       /kubevirt_vmi_vcpu_seconds_total\{namespace="default",name="run-me",node="[^"]+"\} \d/,

@@ -9,7 +9,6 @@
 import { realpathSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { hostname } from "node:os";
-import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { type Logger, pino } from "pino";
@@ -29,24 +28,27 @@ import {
 } from "../runtime/index.js";
 import { SecretTlsSource } from "../runtime/tls/secret-tls-source.js";
 import { CERTIFICATE_SECRETS } from "../runtime/tls/tls-material.js";
+import { withTlsSecret } from "../runtime/tls/with-tls-secret.js";
 import { parseCommandLine } from "./cli-options.js";
 import { ClusterConfig } from "./config/cluster-config.js";
 import { ConsoleServer } from "./console-server/console-server.js";
 import { VmiDomainLocator } from "./console-server/vmi-domain-locator.js";
-import { withTlsSecret } from "./console-server/with-tls-secret.js";
 import { LocalImageStore } from "./container-disk/index.js";
 import { efiFirmwareInstalled } from "./converter/index.js";
 import { ConverterDomainFactory } from "./domain/converter-domain-factory.js";
 import { enqueueOnDomainEvents } from "./domain/domain-events.js";
 import { DomainLifecycle } from "./domain/domain-lifecycle.js";
+import { checkSocketPathsFit } from "./domain/socket-paths.js";
 import type { VmiDomainFactory } from "./domain/vmi-domain-factory.js";
 import { type KubeVirt, kubeVirtKind, nodeKind, type Pod, podKind, type Vmi, vmiKind } from "./kinds.js";
 import { sampleRunningVmis } from "./metrics/running-vmi-samples.js";
 import { registerVmiMetrics } from "./metrics/vmi-metrics.js";
+import { checkHostTools } from "./node/host-tools.js";
 import { kvmBootProbe } from "./node/kvm-boot-probe.js";
 import { detectKvm, type KvmStatus } from "./node/kvm-detection.js";
 import { NodeHeartbeat } from "./node/node-heartbeat.js";
 import { CREATED_BY_INDEX, createdByIndexer } from "./vmi/launcher-pod.js";
+import { DEFAULT_KUBELET_PODS_DIR, KubeletPodVolumes } from "./vmi/launcher-pod-volumes.js";
 import { runPermission } from "./vmi/run-permission.js";
 import { StartupSweep } from "./vmi/startup-sweep.js";
 import { withClusterDefaults } from "./vmi/vmi-defaults.js";
@@ -62,8 +64,15 @@ export interface VirtHandlerOptions {
   readonly stateDir: string;
   /** The local image store directory containerDisks resolve from (LocalImageStore). */
   readonly imageStore: string;
-  /** /healthz, /readyz and /metrics; undefined serves none. */
+  /** The kubelet's pods directory, where launcher pods' secret volumes are read (default /var/lib/kubelet/pods). */
+  readonly kubeletPodsDir?: string;
+  /** /healthz and /readyz, plain HTTP; undefined serves neither. */
   readonly listen?: { readonly host: string; readonly port: number };
+  /**
+   * /metrics over HTTPS (port 0: any free one) with the certificate of the Secret
+   * `kubevirt-virt-handler-server-certs` in `namespace`, once it exists; undefined serves none.
+   */
+  readonly metrics?: { readonly host: string; readonly port: number };
   /**
    * The console, VNC and pause server for virt-api (port 0: any free one), with the certificate of
    * the Secret `kubevirt-virt-handler-server-certs` in `namespace`; undefined serves none.
@@ -100,6 +109,7 @@ const VMI_UID_INDEX = "uid";
 
 export async function startVirtHandler(options: VirtHandlerOptions): Promise<RunningVirtHandler> {
   const { log, nodeName } = options;
+  checkSocketPathsFit(options.stateDir);
   await mkdir(options.stateDir, { recursive: true });
   const kvm = options.kvm ?? (await detectKvm({ bootProbe: () => kvmBootProbe() }));
   log.info({ node: nodeName, kvm: kvm.usable, detail: kvm.detail }, "KVM detection");
@@ -115,6 +125,7 @@ export async function startVirtHandler(options: VirtHandlerOptions): Promise<Run
     kubeConfig: options.kubeConfig,
     log,
     ...(options.listen ? { health: { ...options.listen } } : {}),
+    ...(options.metrics ? { metrics: { ...options.metrics, secret: handlerServerSecret(options) } } : {}),
   });
   const { stopWiring, consoleServer } = wire(manager, connection, factory, kvm, options);
   await manager.start();
@@ -179,13 +190,18 @@ function wire(
   const { nodeName, log } = options;
   const caches = watchCaches(manager, nodeName);
   const config = new ClusterConfig(caches.kubevirts, options.namespace);
-  const lifecycle = new DomainLifecycle({ connection, factory, nodeName, stateDir: options.stateDir });
+  const podsDir = options.kubeletPodsDir ?? DEFAULT_KUBELET_PODS_DIR;
+  const podVolumes = new KubeletPodVolumes({ podsDir, pods: caches.pods });
+  const lifecycle = new DomainLifecycle({
+    ...{ connection, factory, nodeName, stateDir: options.stateDir },
+    podVolumes: (vmi) => podVolumes.of(vmi),
+  });
   const controller = vmiController(manager, caches, {
     nodeName,
     connection,
     factory,
     lifecycle,
-    permission: () => runPermission(kvm, config.current(), nodeName),
+    permission: (vmi) => runPermission(kvm, config.current(), nodeName, vmi),
     withDefaults: (vmi) => withClusterDefaults(vmi, config.current().configuration),
     workers: options.workers ?? 4,
   });
@@ -207,6 +223,7 @@ function wire(
     nodes: manager.client.resource(nodeKind),
     libvirtAnswers: () => libvirtAnswers(connection),
     kvm,
+    hostTools: () => checkHostTools(),
     ...(options.heartbeatIntervalMs ? { intervalMs: options.heartbeatIntervalMs } : {}),
     log,
   });
@@ -245,7 +262,7 @@ function serveConsoles(
   { log, namespace, nodeName }: VirtHandlerOptions,
   { host, port, pingIntervalMs }: NonNullable<VirtHandlerOptions["console"]>,
 ): ConsoleServer {
-  const secret = { namespace, name: CERTIFICATE_SECRETS.handlerServer };
+  const secret = handlerServerSecret({ namespace });
   const tls = new SecretTlsSource(manager.client, { ...secret, log });
   const server = new ConsoleServer({
     ...{ host, port, tls, log, ...(pingIntervalMs ? { pingIntervalMs } : {}) },
@@ -254,6 +271,14 @@ function serveConsoles(
   });
   manager.add(withTlsSecret(server, tls));
   return server;
+}
+
+/** The handler's serving certificate (virt-operator issues it): console server and metrics. */
+function handlerServerSecret({ namespace }: Pick<VirtHandlerOptions, "namespace">): {
+  namespace: string;
+  name: string;
+} {
+  return { namespace, name: CERTIFICATE_SECRETS.handlerServer };
 }
 
 type ControllerDeps = Omit<VmiReconcilerOptions, "vmis" | "vmiClient" | "launcher" | "events" | "clock"> & {
@@ -332,14 +357,18 @@ async function main(): Promise<void> {
     libvirtUri: flags.libvirtUri,
     kubeConfig: loadKubeConfig(flags.kubeconfig, process.env),
     namespace: flags.namespace,
-    stateDir: flags.stateDir ?? join("/var/lib/kubevirt-ts", nodeName),
+    // Not per node: one handler per node, and a VM's sockets must fit 107 bytes whatever the
+    // node's name (domain/socket-paths.ts).
+    stateDir: flags.stateDir ?? "/var/lib/kubevirt-ts/vms",
     imageStore: flags.imageStore,
-    listen: { host: flags.listenAddress, port: flags.port },
-    console: { host: flags.listenAddress, port: flags.consolePort },
+    kubeletPodsDir: flags.kubeletPodsDir,
+    listen: { host: flags.address, port: flags.healthPort },
+    metrics: { host: flags.address, port: flags.metricsPort },
+    console: { host: flags.address, port: flags.consolePort },
     heartbeatIntervalMs: flags.heartbeatInterval * 1000,
     log,
   });
-  log.info({ metrics: handler.manager.healthUrl }, "virt-handler started");
+  log.info({ health: handler.manager.healthUrl }, "virt-handler started");
   stopOnSignals(handler, log);
   const exit = await handler.done;
   process.exitCode = exit.reason === "stopped" ? 0 : 1;

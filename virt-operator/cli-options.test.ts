@@ -5,12 +5,13 @@ import { parseCliOptions } from "./cli-options.js";
 // The common flags' parsing is runtime/cli's (component-options.test.ts); here, virt-operator's
 // own flags and defaults.
 describe("virt-operator's flags", () => {
-  test("defaults: namespace kubevirt, all addresses, port 8443, client-go's lease timings", () => {
+  test("defaults: namespace kubevirt, all addresses, health on 8081, metrics on 8443, client-go's lease timings", () => {
     assert.deepEqual(parseCliOptions([]), {
       kubeconfig: undefined,
       namespace: "kubevirt",
       address: "0.0.0.0",
-      port: 8443,
+      healthPort: 8081,
+      metricsPort: 8443,
       leaderElection: { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 },
       logLevel: "info",
     });
@@ -30,7 +31,8 @@ describe("virt-operator's flags", () => {
   test("every flag", () => {
     const options = parseCliOptions([
       "--kubeconfig=/tmp/kc",
-      "--port=0",
+      "--health-port=0",
+      "--metrics-port=9443",
       "--leader-elect-lease-duration=1",
       "--leader-elect-renew-deadline=0.6",
       "--leader-elect-retry-period=0.1",
@@ -38,7 +40,7 @@ describe("virt-operator's flags", () => {
       "--log-level=debug",
     ]);
     assert.equal(options.kubeconfig, "/tmp/kc");
-    assert.equal(options.port, 0);
+    assert.deepEqual([options.healthPort, options.metricsPort], [0, 9443]);
     assert.deepEqual(options.leaderElection, {
       identity: "pod-a",
       leaseDurationMs: 1000,
@@ -53,6 +55,12 @@ describe("virt-operator's flags", () => {
     process.stderr.write = () => true;
     try {
       assert.throws(() => parseCliOptions(["--leader-elect-retry-period=0"]), /positive number of seconds/);
+      assert.throws(() => parseCliOptions(["--metrics-port=65536"]), /port is an integer/);
+      assert.throws(
+        () => parseCliOptions(["--port=8443"]),
+        /unknown option/,
+        "--health-port and --metrics-port",
+      );
       assert.throws(() => parseCliOptions(["--no-such-flag"]), /unknown option/);
     } finally {
       process.stderr.write = stderr;

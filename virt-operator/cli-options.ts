@@ -1,15 +1,15 @@
 import {
-  addCommonOptions,
   addLeaderElectionOptions,
-  type CommonOptions,
+  addServingOptions,
   componentCommand,
   type LeaderElectionOptions,
-  readCommonOptions,
   readLeaderElectionOptions,
+  readServingOptions,
+  type ServingOptions,
 } from "../runtime/index.js";
 
 /** What virt-operator's flags say: where it runs and how it elects a leader. */
-export interface CliOptions extends CommonOptions {
+export interface CliOptions extends ServingOptions {
   readonly namespace: string;
   readonly leaderElection: LeaderElectionOptions;
 }
@@ -24,18 +24,13 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
     "kubevirt-ts virt-operator: a KubeVirt CR → CRDs, RBAC, virt-controller, virt-handler",
   ).option(
     "--namespace <namespace>",
-    "namespace of the KubeVirt CR, the components and the leader Lease (default: $POD_NAMESPACE, else kubevirt)",
+    "namespace of the KubeVirt CR, the components, the leader Lease and the certificates (default: $POD_NAMESPACE, else kubevirt)",
     env.POD_NAMESPACE || "kubevirt",
   );
-  addCommonOptions(program, {
-    serves: "the health and metrics server (/healthz, /readyz, /metrics)",
-    address: env.POD_IP || "0.0.0.0",
-    addressFrom: "$POD_IP, else 0.0.0.0",
-    port: 8443,
-  });
+  addServingOptions(program, { address: env.POD_IP || "0.0.0.0", addressFrom: "$POD_IP, else 0.0.0.0" });
   addLeaderElectionOptions(program).parse([...argv], { from: "user" });
   return {
-    ...readCommonOptions(program),
+    ...readServingOptions(program),
     namespace: program.opts<{ namespace: string }>().namespace,
     leaderElection: readLeaderElectionOptions(program),
   };

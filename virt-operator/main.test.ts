@@ -5,12 +5,16 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
+import { X509Certificate } from "node:crypto";
 import { once } from "node:events";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { leaseKind } from "../runtime/index.js";
+import { materialOf, secretKind } from "../runtime/tls/secret-tls-source.js";
+import { CERTIFICATE_SECRETS } from "../runtime/tls/tls-material.js";
 import { eventually } from "../test/harness/api-server-fixture.js";
 import { freePort } from "../test/harness/free-port.js";
+import { httpsGet } from "../test/harness/https-get.js";
 import { kubeVirtKind } from "./kinds.js";
 import { OPERATOR_FINALIZER } from "./strategy/install-strategy.js";
 import {
@@ -66,30 +70,31 @@ describe("the virt-operator command", () => {
     assert.match(operator.output(), /VIRT_OPERATOR_IMAGE is not set/);
   });
 
-  test("a leader-elected process installs its own version, serves health and metrics, and stops on SIGTERM", async () => {
-    const port = await freePort();
+  test("a leader-elected process installs its own version, serves health, issues its own certificate and serves metrics with it, and stops on SIGTERM", async () => {
+    const [port, metricsPort] = [await freePort(), await freePort()];
     const operator = startOperator(
       [
         ...["--kubeconfig", cluster.api.kubeconfigPath, "--namespace", TEST_NAMESPACE],
-        ...["--address", "127.0.0.1", "--port", String(port), "--identity", "operator-a"],
+        ...["--address", "127.0.0.1", "--health-port", String(port), "--metrics-port", String(metricsPort)],
+        ...["--identity", "operator-a"],
         ...["--leader-elect-lease-duration", "1", "--leader-elect-renew-deadline", "0.6"],
         ...["--leader-elect-retry-period", "0.1", "--log-level", process.env.TEST_LOG_LEVEL ?? "warn"],
       ],
       { VIRT_OPERATOR_IMAGE: "registry.test/kubevirt-ts/virt-operator:v9.9.9" },
     );
     running.push(operator);
-    await eventually("the operator leading", async () => {
-      const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-      return /leader_election_master_status\{name="virt-operator"\} 1/.test(metrics) ? true : undefined;
-    });
-    assert.equal((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200);
+    // Before any KubeVirt CR there is no certificate: health and readiness do not wait for one.
     await eventually("ready", async () =>
       (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200 ? true : undefined,
     );
-    const lease = await cluster.client
-      .resource(leaseKind)
-      .get({ namespace: TEST_NAMESPACE, name: "virt-operator" });
-    assert.equal(lease.spec?.holderIdentity, "operator-a");
+    assert.equal((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200);
+    assert.equal((await fetch(`http://127.0.0.1:${port}/metrics`)).status, 404, "no metrics over HTTP");
+    await eventually("the operator leading", async () => {
+      const lease = await cluster.client
+        .resource(leaseKind)
+        .get({ namespace: TEST_NAMESPACE, name: "virt-operator" });
+      return lease.spec?.holderIdentity === "operator-a" ? true : undefined;
+    });
 
     await cluster.client.resource(kubeVirtKind).create({
       apiVersion: "kubevirt.io/v1",
@@ -111,6 +116,19 @@ describe("the virt-operator command", () => {
       await cluster.client.resource(daemonSetKind).get({ namespace: TEST_NAMESPACE, name: "virt-handler" });
       return true;
     });
+
+    // Its own certificate, issued with the others, serves https://POD:PORT/metrics. A scraper
+    // dials the pod's IP: it verifies the chain against the CA bundle, not the name.
+    const issued = materialOf(
+      await cluster.client
+        .resource(secretKind)
+        .get({ namespace: TEST_NAMESPACE, name: CERTIFICATE_SECRETS.operatorServer }),
+    );
+    const scraped = await eventually("metrics over HTTPS", () =>
+      httpsGet(`https://127.0.0.1:${metricsPort}/metrics`, { ca: issued.caPem, checkHostName: false }),
+    );
+    assert.equal(scraped.fingerprint256, new X509Certificate(issued.certPem).fingerprint256);
+    assert.match(scraped.body, /leader_election_master_status\{name="virt-operator"\} 1/);
 
     operator.child.kill("SIGTERM");
     assert.equal(await operator.exited, 0, operator.output());

@@ -8,6 +8,7 @@
  */
 import { pino } from "pino";
 import { loadKubeConfig, Manager, parseOrExit, stopOnSignals, systemClock } from "../runtime/index.js";
+import { CERTIFICATE_SECRETS } from "../runtime/tls/tls-material.js";
 import { parseCliOptions } from "./cli-options.js";
 import { addKubeVirtController } from "./kubevirt/kubevirt-controller.js";
 import { OPERATOR_IMAGE_ENV, operatorIdentityFromImage } from "./operator-image.js";
@@ -32,7 +33,14 @@ const manager = new Manager({
     name: "virt-operator",
     ...options.leaderElection,
   },
-  health: { host: options.address, port: options.port },
+  health: { host: options.address, port: options.healthPort },
+  // KubeVirt's https://POD:8443/metrics, with the certificate this operator issues for itself
+  // (certificates/issued-certificates.ts) before it installs anything.
+  metrics: {
+    host: options.address,
+    port: options.metricsPort,
+    secret: { namespace: options.namespace, name: CERTIFICATE_SECRETS.operatorServer },
+  },
   clock: systemClock,
 });
 addKubeVirtController(manager, { identity, renderStrategy, clock: systemClock });

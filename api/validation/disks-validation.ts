@@ -100,7 +100,8 @@ function validateDisk(field: string, disk: Disk, spec: VirtualMachineInstanceSpe
   return causes;
 }
 
-function validateSerial(field: string, serial: string | undefined): Cause[] {
+/** A disk's serial (`field` is the disk): it becomes libvirt's `<serial>` and QEMU's `serial=` property. */
+export function validateSerial(field: string, serial: string | undefined): Cause[] {
   if (serial === undefined || serial === "") return [];
   const serialField = child(field, "serial");
   const causes: Cause[] = [];

@@ -6,6 +6,8 @@ import { VirtualMachineInstanceReplicaSetKind } from "../replicaset/virtual-mach
 import { VirtualMachineKind } from "../vm/virtual-machine.js";
 import { VirtualMachineInstanceKind } from "../vmi/virtual-machine-instance.js";
 import { type Cause, invalid } from "./cause.js";
+import { validateDomainName } from "./domain-name-validation.js";
+import { type FeatureGateOptions, validateFeatureGatedFields } from "./feature-gates-validation.js";
 import {
   validateKubeVirtSpec,
   validateMigrationSpec,
@@ -32,9 +34,11 @@ function validated<Spec extends TSchema, Status extends TSchema>(
   return causes.length > 0 ? causes : [invalid("", `the object does not have the shape of a ${kind.kind}`)];
 }
 
-export function validateVirtualMachineInstance(value: unknown): Cause[] {
+export function validateVirtualMachineInstance(value: unknown, options: FeatureGateOptions = {}): Cause[] {
   return validated(VirtualMachineInstanceKind, value, (vmi) => [
+    ...validateDomainName(vmi.metadata),
     ...validateVirtualMachineInstanceSpec("spec", vmi.spec),
+    ...validateFeatureGatedFields("spec", vmi.spec, options),
     ...validateVolumesHaveDisks("spec", vmi.spec),
     ...validateMemoryIsSet("spec", vmi.spec),
   ]);
@@ -44,13 +48,28 @@ export function validateVirtualMachine(
   value: unknown,
   options: VirtualMachineValidationOptions = {},
 ): Cause[] {
-  return validated(VirtualMachineKind, value, (vm) => validateVirtualMachineSpec("spec", vm.spec, options));
+  return validated(VirtualMachineKind, value, (vm) => {
+    const templateSpec = vm.spec.template.spec;
+    return [
+      // The VM's name becomes its VMI's, and so its domain's.
+      ...validateDomainName(vm.metadata),
+      ...validateVirtualMachineSpec("spec", vm.spec, options),
+      ...(templateSpec ? validateFeatureGatedFields("spec.template.spec", templateSpec, options) : []),
+    ];
+  });
 }
 
-export function validateVirtualMachineInstanceReplicaSet(value: unknown): Cause[] {
-  return validated(VirtualMachineInstanceReplicaSetKind, value, (replicaSet) =>
-    validateReplicaSetSpec("spec", replicaSet.spec),
-  );
+export function validateVirtualMachineInstanceReplicaSet(
+  value: unknown,
+  options: FeatureGateOptions = {},
+): Cause[] {
+  return validated(VirtualMachineInstanceReplicaSetKind, value, (replicaSet) => {
+    const templateSpec = replicaSet.spec.template?.spec;
+    return [
+      ...validateReplicaSetSpec("spec", replicaSet.spec),
+      ...(templateSpec ? validateFeatureGatedFields("spec.template.spec", templateSpec, options) : []),
+    ];
+  });
 }
 
 export function validateVirtualMachineInstanceMigration(value: unknown): Cause[] {

@@ -3,10 +3,14 @@ import { CPU_FEATURE_POLICIES } from "../vmi/cpu.js";
 import type { Probe } from "../vmi/probe.js";
 import type { VirtualMachineInstanceSpec } from "../vmi/vmi-spec.js";
 import { type Cause, invalid, notSupported, required } from "./cause.js";
+import { validateDeviceNames } from "./device-names-validation.js";
 import { validateDisks } from "./disks-validation.js";
-import { dns1123LabelErrors, dns1123SubdomainErrors } from "./dns-names.js";
+import { dns1123SubdomainErrors } from "./dns-names.js";
 import { child, index } from "./field-path.js";
+import { validateFirmware } from "./firmware-validation.js";
+import { validateHostname } from "./host-facing-validation.js";
 import { validateNetworks } from "./networks-validation.js";
+import { validatePlatformNames } from "./platform-names-validation.js";
 import { validateResources } from "./resources-validation.js";
 import { validateVolumes } from "./volumes-validation.js";
 
@@ -24,6 +28,9 @@ export function validateVirtualMachineInstanceSpec(field: string, spec: VirtualM
     ...validateNames(field, spec),
     ...validateResources(field, spec),
     ...validateCpu(field, spec),
+    ...validatePlatformNames(field, spec),
+    ...validateFirmware(field, spec),
+    ...validateDeviceNames(field, spec),
     ...validateDisks(field, spec),
     ...validateVolumes(field, spec),
     ...validateNetworks(field, spec),
@@ -36,13 +43,16 @@ export function validateVirtualMachineInstanceSpec(field: string, spec: VirtualM
 
 function validateNames(field: string, spec: VirtualMachineInstanceSpec): Cause[] {
   const causes: Cause[] = [];
-  if (spec.hostname) {
-    for (const error of dns1123LabelErrors(spec.hostname))
-      causes.push(invalid(child(field, "hostname"), error));
-  }
-  if (spec.subdomain) {
-    for (const error of dns1123SubdomainErrors(spec.subdomain))
-      causes.push(invalid(child(field, "subdomain"), error));
+  causes.push(...validateHostname(field, spec));
+  const subdomainErrors = spec.subdomain ? dns1123SubdomainErrors(spec.subdomain) : [];
+  if (subdomainErrors.length > 0) {
+    const subdomainField = child(field, "subdomain");
+    causes.push(
+      invalid(
+        subdomainField,
+        `${subdomainField} does not conform to the kubernetes DNS_SUBDOMAIN rules : ${subdomainErrors.join(", ")}`,
+      ),
+    );
   }
   if (spec.architecture && !ARCHITECTURES.some((name) => name === spec.architecture)) {
     causes.push(notSupported(child(field, "architecture"), spec.architecture, ARCHITECTURES));

@@ -103,6 +103,7 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
   let enqueue: WorkerDeps["enqueue"] = () => {};
   const deps: WorkerDeps = {
     store: new RecordStore(join(dataDir, "pods"), log),
+    kubeletRoot: dataDir,
     network,
     logsRoot,
     imageMapPath: resolve(options.imageMapPath),

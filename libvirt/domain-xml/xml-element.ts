@@ -2,6 +2,7 @@
 // mode). The domain model is mapped onto this tree; `<metadata>` content stays in it as is.
 // Comments, processing instructions and the XML declaration are dropped; text is trimmed.
 import { XMLBuilder, XMLParser, XMLValidator } from "fast-xml-parser";
+import { escapeXmlAttribute, escapeXmlText, forbiddenXmlCharacter } from "./xml-text.js";
 
 export interface XmlElement {
   /** The tag name as written, with its prefix if any ("kubevirt:uid"). */
@@ -43,6 +44,8 @@ const parser = new XMLParser({
   htmlEntities: true, // also decodes character references (&#10;)
 });
 
+// Values reach the builder already escaped (xml-text.ts): its own escaping would leave tabs and
+// newlines in attributes to be normalised away.
 const builder = new XMLBuilder({
   preserveOrder: true,
   ignoreAttributes: false,
@@ -50,6 +53,7 @@ const builder = new XMLBuilder({
   format: true,
   indentBy: "  ",
   suppressEmptyNode: true,
+  processEntities: false,
 });
 
 function fromOrdered(node: OrderedNode): XmlNode | undefined {
@@ -70,11 +74,25 @@ function fromOrdered(node: OrderedNode): XmlNode | undefined {
   return element;
 }
 
-function toOrdered(node: XmlNode): OrderedNode {
-  if (typeof node === "string") return { [TEXT]: node };
-  const ordered: OrderedNode = { [node.name]: (node.children ?? []).map(toOrdered) };
-  if (node.attributes && Object.keys(node.attributes).length > 0)
-    ordered[ATTRIBUTES] = { ...node.attributes };
+/** A value as written, escaped; refuses characters XML 1.0 cannot carry, naming where the value was. */
+function writtenValue(value: string, path: string, escaped: (value: string) => string): string {
+  const forbidden = forbiddenXmlCharacter(value);
+  if (forbidden !== undefined) {
+    throw new DomainXmlError(`contains ${forbidden}, which an XML 1.0 document cannot carry`, path);
+  }
+  return escaped(value);
+}
+
+function toOrdered(node: XmlNode, parentPath: string): OrderedNode {
+  if (typeof node === "string") return { [TEXT]: writtenValue(node, parentPath, escapeXmlText) };
+  const path = parentPath === "" ? node.name : `${parentPath}/${node.name}`;
+  const ordered: OrderedNode = { [node.name]: (node.children ?? []).map((child) => toOrdered(child, path)) };
+  const attributes = Object.entries(node.attributes ?? {});
+  if (attributes.length > 0) {
+    ordered[ATTRIBUTES] = Object.fromEntries(
+      attributes.map(([key, value]) => [key, writtenValue(value, `${path}/@${key}`, escapeXmlAttribute)]),
+    );
+  }
   return ordered;
 }
 
@@ -94,9 +112,12 @@ export function parseXmlDocument(xml: string): XmlElement {
   return root;
 }
 
-/** Writes an element as an indented XML document (no declaration, as libvirt writes it). */
+/**
+ * Writes an element as an indented XML document (no declaration, as libvirt writes it). Every text
+ * and attribute value is escaped; one with a character XML cannot carry throws a DomainXmlError.
+ */
 export function serializeXmlElement(element: XmlElement): string {
-  return `${(builder.build([toOrdered(element)]) as string).trim()}\n`;
+  return `${(builder.build([toOrdered(element, "")]) as string).trim()}\n`;
 }
 
 /**

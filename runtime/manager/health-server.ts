@@ -1,11 +1,9 @@
 import Fastify, { type FastifyInstance } from "fastify";
-import type { Registry } from "prom-client";
 
 export interface HealthServerOptions {
   host: string;
   /** 0 picks a free port. */
   port: number;
-  registry: Registry;
   /** The process works (the event loop answers, the manager has not failed). */
   alive(): boolean;
   /** Ready to serve: caches synced. */
@@ -13,8 +11,9 @@ export interface HealthServerOptions {
 }
 
 /**
- * `/healthz` (liveness), `/readyz` (readiness: caches synced) and `/metrics` (Prometheus text
- * from the manager's own registry), as kubelet probes and Prometheus expect them.
+ * `/healthz` (liveness) and `/readyz` (readiness: caches synced), plain HTTP as kubelet probes
+ * ask for them. Nothing else: /metrics is served over HTTPS only (metrics-server.ts), and a
+ * probe must work before the component has its certificate.
  */
 export async function startHealthServer(
   options: HealthServerOptions,
@@ -33,10 +32,6 @@ export async function startHealthServer(
       .code(ready ? 200 : 503)
       .type("text/plain")
       .send(ready ? "ok" : detail);
-  });
-  app.get("/metrics", async (_request, reply) => {
-    const text = await options.registry.metrics();
-    return reply.type(options.registry.contentType).send(text);
   });
   const address = await app.listen({ host: options.host, port: options.port });
   return { url: address, close: () => app.close() };

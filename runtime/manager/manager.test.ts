@@ -3,6 +3,11 @@ import { after, before, describe, test } from "node:test";
 import { pino } from "pino";
 import { register as globalRegistry } from "prom-client";
 import { eventually, startTestApiServer, type TestApiServer } from "../../test/harness/api-server-fixture.js";
+import { httpsGet } from "../../test/harness/https-get.js";
+import {
+  issueLoopbackServingCertificate,
+  writeServingSecret,
+} from "../../test/harness/serving-certificate.js";
 import { KubeClient } from "../client/kube-client.js";
 import { TerminalError } from "../controller/reconcile-result.js";
 import { eventKind } from "../events/event.js";
@@ -30,12 +35,15 @@ describe("Manager against the dev API server", () => {
     await cluster?.close();
   });
 
-  test("serves /healthz, /readyz (caches synced) and /metrics from its own registry; stops on SIGTERM", async () => {
+  test("serves /healthz and /readyz (caches synced) over HTTP, /metrics of its own registry over HTTPS; stops on SIGTERM", async () => {
+    const serving = await issueLoopbackServingCertificate();
+    await writeServingSecret(client, "default", "manager-test-certs", serving);
     const manager = new Manager({
       name: "manager-test",
       kubeConfig: cluster.kubeConfig(),
       log,
       health: { host: "127.0.0.1", port: 0 },
+      metrics: { host: "127.0.0.1", port: 0, secret: { namespace: "default", name: "manager-test-certs" } },
       informerBackoff: { initialMs: 20, maxMs: 100 },
     });
     const widgets = manager.informer(widgetKind);
@@ -83,7 +91,8 @@ describe("Manager against the dev API server", () => {
       assert.equal(cached.metadata?.managedFields, undefined, "the manager's cache strips them");
       manager.events.normal(cached, "Checked", "the manager's recorder takes cached objects");
 
-      const metrics = (await fetchText(`${base}/metrics`)).body;
+      const metricsUrl = await eventually("the metrics server listening", () => manager.metricsUrl);
+      const metrics = (await httpsGet(`${metricsUrl}/metrics`, { ca: serving.caPem })).body;
       const sample = (line: string) =>
         Number(
           metrics
@@ -128,6 +137,10 @@ describe("Manager against the dev API server", () => {
       process.emit("SIGTERM", "SIGTERM");
       assert.deepEqual(await manager.done, { reason: "stopped" });
       await assert.rejects(fetch(`${base}/healthz`), "the health server is closed");
+      await assert.rejects(
+        httpsGet(`${metricsUrl}/metrics`, { ca: serving.caPem }),
+        "the metrics server is closed",
+      );
       const events = (await client.resource(eventKind).list({ namespace: "default" })).items;
       assert.ok(
         events.some((event) => event.reason === "Checked" && event.source?.component === "manager-test"),

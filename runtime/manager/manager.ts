@@ -18,7 +18,10 @@ import { leaseKind } from "../leader-election/lease.js";
 import { RuntimeMetrics } from "../metrics/runtime-metrics.js";
 import type { KubeObject } from "../objects/kube-object.js";
 import { kindId, type ResourceKind } from "../objects/resource-kind.js";
+import { SecretTlsSource } from "../tls/secret-tls-source.js";
+import { withTlsSecret } from "../tls/with-tls-secret.js";
 import { startHealthServer } from "./health-server.js";
+import { MetricsServer } from "./metrics-server.js";
 import type { Runnable } from "./runnable.js";
 
 export interface ManagerOptions {
@@ -32,8 +35,14 @@ export interface ManagerOptions {
   namespace?: string;
   /** Run controllers only while holding this lease; undefined runs them at once. */
   leaderElection?: Omit<LeaderElectionConfig, "identity"> & { identity?: string };
-  /** Serve /healthz, /readyz and /metrics here; undefined serves nothing. */
+  /** Serve /healthz and /readyz here, plain HTTP for kubelet probes; undefined serves neither. */
   health?: { host: string; port: number };
+  /**
+   * Serve /metrics here, over HTTPS only, with the certificate of `secret` (kubernetes.io/tls
+   * keys), followed live: it listens once the Secret exists and takes a rotation without a
+   * restart. Health and readiness never wait for it. Undefined serves no metrics.
+   */
+  metrics?: { host: string; port: number; secret: { namespace: string; name: string } };
   /** How long stop() waits for in-flight reconciles (default 30 s). */
   gracefulShutdownMs?: number;
   informerBackoff?: BackoffOptions;
@@ -50,9 +59,10 @@ export type ManagerExit =
 /**
  * The composition root of a component (controller-runtime's manager): it owns the client, the
  * shared informer cache, the metrics registry and the event recorder, runs controllers (on the
- * leader only, when leader election is on, and after caches sync), serves health and metrics,
- * and stops everything in order. Losing the lease stops the manager: `done` resolves with
- * "leadership-lost" and the process should exit so it restarts as a fresh candidate.
+ * leader only, when leader election is on, and after caches sync), serves health (plain HTTP)
+ * and metrics (HTTPS), and stops everything in order. Losing the lease stops the manager:
+ * `done` resolves with "leadership-lost" and the process should exit so it restarts as a fresh
+ * candidate.
  */
 export class Manager {
   readonly client: KubeClient;
@@ -68,6 +78,7 @@ export class Manager {
   readonly #recorder: EventRecorder;
   #elector: LeaderElector | undefined;
   #health: { url: string; close(): Promise<void> } | undefined;
+  readonly #metricsServer: MetricsServer | undefined;
   #started = false;
   #stopping: Promise<void> | undefined;
   #resolveDone: (exit: ManagerExit) => void = () => {};
@@ -104,6 +115,7 @@ export class Manager {
       clock: this.#clock,
     });
     if (options.leaderElection) this.metrics.leaderStatus(options.name, false);
+    this.#metricsServer = options.metrics && this.#metricsRunnable(options.metrics);
     this.done = new Promise((resolve) => {
       this.#resolveDone = resolve;
     });
@@ -140,9 +152,14 @@ export class Manager {
     return this.#options.leaderElection ? (this.#elector?.isLeader() ?? false) : true;
   }
 
-  /** The health server's base URL, once started. */
+  /** The health server's base URL (plain HTTP), once started. */
   get healthUrl(): string | undefined {
     return this.#health?.url;
+  }
+
+  /** The metrics server's base URL (HTTPS), while it listens: once its certificate exists. */
+  get metricsUrl(): string | undefined {
+    return this.#metricsServer?.url;
   }
 
   /** Starts caches, the health server, leader election and the runnables; returns once they are started. */
@@ -153,7 +170,6 @@ export class Manager {
     if (this.#options.health) {
       this.#health = await startHealthServer({
         ...this.#options.health,
-        registry: this.registry,
         alive: () => !this.#stopAll.signal.aborted,
         ready: () => this.#readiness(),
       });
@@ -226,6 +242,21 @@ export class Manager {
     this.client.close();
     this.log.info({ reason: exit.reason }, "stopped");
     this.#resolveDone(exit);
+  }
+
+  /**
+   * The metrics server, run with the manager like any runnable (on every replica, leader or
+   * not). Its Secret's watch is its own, not in the cache: readiness never waits for a
+   * certificate, nor fails for want of RBAC on Secrets.
+   */
+  #metricsRunnable({ host, port, secret }: NonNullable<ManagerOptions["metrics"]>): MetricsServer {
+    const tls = new SecretTlsSource(this.client, { ...secret, log: this.log });
+    const server = new MetricsServer({
+      ...{ host, port, tls, registry: this.registry, log: this.log, clock: this.#clock },
+      tlsOrigin: `${secret.namespace}/${secret.name}`,
+    });
+    this.#runnables.push(withTlsSecret(server, tls));
+    return server;
   }
 
   #readiness(): { ready: boolean; detail: string } {

@@ -19,16 +19,47 @@ export interface TlsMaterialSource {
   onChange(listener: (material: TlsMaterial) => void): () => void;
 }
 
+/**
+ * The first material of `source`: at once when it has one, else when it gets one. Resolves
+ * undefined when `signal` aborts first.
+ */
+export function firstMaterial(
+  source: TlsMaterialSource,
+  signal: AbortSignal,
+): Promise<TlsMaterial | undefined> {
+  const current = source.current();
+  if (current !== undefined || signal.aborted) return Promise.resolve(current);
+  return new Promise((resolve) => {
+    const stopListening = source.onChange((material) => {
+      stopListening();
+      signal.removeEventListener("abort", onAbort);
+      resolve(material);
+    });
+    const onAbort = (): void => {
+      stopListening();
+      resolve(undefined);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
 /** KubeVirt's names for the Secrets holding the certificates (in the install namespace). */
 export const CERTIFICATE_SECRETS = {
   /** The CA that signs the others (`tls.crt`, `tls.key`). */
   ca: "kubevirt-ca",
   /** virt-api's serving certificate (for the aggregation layer and the webhooks). */
   apiServer: "kubevirt-virt-api-certs",
-  /** virt-handler's console/VNC server certificate; `ca.crt` verifies virt-api's client certificate. */
+  /**
+   * virt-handler's serving certificate (its console/VNC server and its /metrics); `ca.crt`
+   * verifies virt-api's client certificate.
+   */
   handlerServer: "kubevirt-virt-handler-server-certs",
   /** virt-api's client certificate towards virt-handler; `ca.crt` verifies virt-handler's server. */
   handlerClient: "kubevirt-virt-handler-certs",
+  /** virt-controller's serving certificate (its /metrics over HTTPS). */
+  controllerServer: "kubevirt-controller-certs",
+  /** virt-operator's serving certificate (its /metrics over HTTPS). */
+  operatorServer: "kubevirt-operator-certs",
 } as const;
 
 /**

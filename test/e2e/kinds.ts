@@ -34,6 +34,7 @@ export interface Pod extends KubeObject {
   spec?: { nodeName?: string };
   status?: {
     phase?: string;
+    podIP?: string;
     containerStatuses?: { name: string; restartCount: number; state?: { running?: unknown } }[];
   };
 }

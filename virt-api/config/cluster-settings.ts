@@ -7,6 +7,7 @@
 import {
   type ClusterDefaults,
   clusterDefaultsFrom,
+  enabledFeatureGates,
   KUBEVIRT_DEFAULTS,
   type KubeVirtConfiguration,
 } from "../../api/index.js";
@@ -58,6 +59,7 @@ export function settingsOf(kubevirt: Frozen<KubeVirt>): ClusterSettings {
   const configuration = kubevirt.spec.configuration as KubeVirtConfiguration | undefined;
   return {
     defaults: clusterDefaultsFrom(configuration),
-    featureGates: [...(configuration?.developerConfiguration?.featureGates ?? [])],
+    // Enabled and not disabled (KubeVirt's rule: disabledFeatureGates wins).
+    featureGates: [...enabledFeatureGates(configuration)],
   };
 }

@@ -58,24 +58,3 @@ export function followServingTls(server: HttpsServer, sources: ServingTlsSources
     stopRequestHeader();
   };
 }
-
-/** Resolves with the first serving material: at once when there is one, else when the Secret appears. */
-export function firstServingMaterial(
-  source: TlsMaterialSource,
-  signal: AbortSignal,
-): Promise<TlsMaterial | undefined> {
-  const current = source.current();
-  if (current) return Promise.resolve(current);
-  return new Promise((resolve) => {
-    const stop = source.onChange((material) => {
-      stop();
-      signal.removeEventListener("abort", abort);
-      resolve(material);
-    });
-    const abort = (): void => {
-      stop();
-      resolve(undefined);
-    };
-    signal.addEventListener("abort", abort, { once: true });
-  });
-}

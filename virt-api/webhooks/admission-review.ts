@@ -16,6 +16,8 @@ export interface AdmissionRequest {
   readonly object?: unknown;
   readonly oldObject?: unknown;
   readonly dryRun?: boolean;
+  /** Who asked (the API server's authenticated user). */
+  readonly userInfo?: { readonly username?: string };
 }
 
 export interface AdmissionResponse {

@@ -15,10 +15,13 @@ import {
 import type { ClusterSettings } from "../config/cluster-settings.js";
 import type { AdmissionRequest } from "./admission-review.js";
 import { type Defaulter, defaultedOrAsSent, defaultsOf } from "./mutators.js";
+import { vmiRestrictionCauses } from "./vmi-update-restrictions.js";
 
 export interface ObjectValidator {
   readonly defaulter: Defaulter;
   validate(object: unknown, settings: ClusterSettings): Cause[];
+  /** What the requester may not change whatever the spec says (KubeVirt's own fields). */
+  restrict?(request: AdmissionRequest, installNamespace: string): Cause[];
 }
 
 export const validatorsOf = {
@@ -28,11 +31,14 @@ export const validatorsOf = {
   },
   virtualMachineInstance: {
     defaulter: defaultsOf.virtualMachineInstance,
-    validate: (object) => validateVirtualMachineInstance(object),
+    validate: (object, settings) =>
+      validateVirtualMachineInstance(object, { featureGates: settings.featureGates }),
+    restrict: vmiRestrictionCauses,
   },
   replicaSet: {
     defaulter: defaultsOf.replicaSet,
-    validate: (object) => validateVirtualMachineInstanceReplicaSet(object),
+    validate: (object, settings) =>
+      validateVirtualMachineInstanceReplicaSet(object, { featureGates: settings.featureGates }),
   },
   kubeVirt: {
     defaulter: defaultsOf.kubeVirt,
@@ -45,8 +51,11 @@ export function admissionCauses(
   request: AdmissionRequest,
   validator: ObjectValidator,
   settings: ClusterSettings,
+  installNamespace: string,
 ): Cause[] {
   if (request.operation !== "CREATE" && request.operation !== "UPDATE") return [];
+  const restricted = validator.restrict?.(request, installNamespace) ?? [];
+  if (restricted.length > 0) return restricted;
   if (request.operation === "UPDATE" && sameSpec(request.object, request.oldObject)) return [];
   return validator.validate(defaultedOrAsSent(request.object, validator.defaulter, settings), settings);
 }

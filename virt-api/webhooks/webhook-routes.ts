@@ -14,6 +14,8 @@ import { admissionCauses, type ObjectValidator, validatorsOf } from "./validator
 
 export interface WebhookDependencies {
   readonly settings: ClusterSettingsSource;
+  /** KubeVirt's namespace: its service accounts there may change what users may not. */
+  readonly installNamespace: string;
   readonly metrics: VirtApiMetrics;
   readonly log: Logger;
 }
@@ -46,7 +48,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookDepende
   for (const [path, validator] of VALIDATORS) {
     app.post(path, async (request) => {
       const admission = admissionRequestOf(parseJson(request.body));
-      const causes = admissionCauses(admission, validator, deps.settings.current());
+      const causes = admissionCauses(admission, validator, deps.settings.current(), deps.installNamespace);
       deps.metrics.admissionReview(path, causes.length === 0);
       if (causes.length > 0) {
         deps.log.debug(

@@ -144,6 +144,31 @@ describe("virt-api: admission webhooks", () => {
     );
   });
 
+  test("names and text that would escape on the node are denied, each at its field", async () => {
+    const hostile = vm();
+    hostile.metadata = { name: "v".repeat(190), namespace: "n".repeat(63) };
+    const template = hostile.spec.template.spec;
+    assert.ok(template);
+    template.hostname = "guest\nuser-data: owned";
+    const disks = template.domain.devices.disks ?? [];
+    (disks[0] as { name: string }).name = "../../etc";
+    (template.volumes?.[0] as { name: string }).name = "../../etc";
+    template.domain.cpu = { model: "qemu64,+vmx" };
+    const response = await review(WEBHOOK_PATHS.vmValidate, { operation: "CREATE", object: hostile });
+    assert.equal(response.allowed, false);
+    assert.equal(response.status?.code, 422);
+    const fields = (response.status?.details?.causes ?? []).map((cause) => cause.field);
+    for (const field of [
+      "metadata.name",
+      "spec.template.spec.hostname",
+      "spec.template.spec.domain.devices.disks[0].name",
+      "spec.template.spec.volumes[0].name",
+      "spec.template.spec.domain.cpu.model",
+    ]) {
+      assert.ok(fields.includes(field), `${field} in ${JSON.stringify(fields)}`);
+    }
+  });
+
   test("an update that leaves the spec alone is allowed, whatever the spec; a changed one is checked", async () => {
     const invalid = vm();
     delete (invalid.spec as { running?: boolean }).running;

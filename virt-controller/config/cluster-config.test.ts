@@ -16,6 +16,7 @@ describe("the KubeVirt CR as configuration", () => {
     const snapshot = snapshotOf(undefined);
     assert.equal(snapshot.useEmulation, false);
     assert.equal(snapshot.source, undefined);
+    assert.deepEqual(snapshot.featureGates, []);
     assert.equal(snapshot.defaults.cpuRequest?.text, "100m");
     assert.equal(snapshot.defaults.machineType, "q35");
   });
@@ -23,11 +24,16 @@ describe("the KubeVirt CR as configuration", () => {
   test("developerConfiguration.useEmulation and the defaulting settings are read", () => {
     const snapshot = snapshotOf(
       kubevirt("kv", "2024-01-01T00:00:00Z", {
-        developerConfiguration: { useEmulation: true },
+        developerConfiguration: {
+          useEmulation: true,
+          featureGates: ["HostDisk", "Snapshot"],
+          disabledFeatureGates: ["Snapshot"],
+        },
         cpuRequest: "250m",
       }),
     );
     assert.equal(snapshot.useEmulation, true);
+    assert.deepEqual(snapshot.featureGates, ["HostDisk"], "enabled and not disabled");
     assert.equal(snapshot.defaults.cpuRequest?.text, "250m");
     assert.equal(snapshot.source, "kubevirt/kv");
   });

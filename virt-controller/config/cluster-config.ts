@@ -1,6 +1,11 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Logger } from "pino";
-import { type ClusterDefaults, clusterDefaultsFrom, type KubeVirtConfiguration } from "../../api/index.js";
+import {
+  type ClusterDefaults,
+  clusterDefaultsFrom,
+  enabledFeatureGates,
+  type KubeVirtConfiguration,
+} from "../../api/index.js";
 import type { Frozen, SharedInformer } from "../../runtime/index.js";
 import type { KubeVirt } from "../kinds.js";
 
@@ -10,6 +15,8 @@ export interface ClusterConfigSnapshot {
   readonly useEmulation: boolean;
   /** What defaulting reads (machine type, CPU model and request, overcommit, ...). */
   readonly defaults: ClusterDefaults;
+  /** The feature gates the CR enables: admission's rules for gated fields depend on them. */
+  readonly featureGates: readonly string[];
   /** `namespace/name` of the CR read, or undefined when there is none (KubeVirt's defaults apply). */
   readonly source: string | undefined;
 }
@@ -78,6 +85,7 @@ export function snapshotOf(kubevirt: Frozen<KubeVirt> | undefined): ClusterConfi
   return {
     useEmulation: configuration?.developerConfiguration?.useEmulation === true,
     defaults: clusterDefaultsFrom(configuration),
+    featureGates: [...enabledFeatureGates(configuration)],
     source: kubevirt ? `${kubevirt.metadata?.namespace ?? ""}/${kubevirt.metadata?.name ?? ""}` : undefined,
   };
 }

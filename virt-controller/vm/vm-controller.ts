@@ -17,7 +17,7 @@ import {
   type ReconcileResult,
   systemClock,
 } from "../../runtime/index.js";
-import type { ClusterConfig } from "../config/cluster-config.js";
+import type { ClusterConfig, ClusterConfigSnapshot } from "../config/cluster-config.js";
 import { type VirtualMachine, type VirtualMachineInstance, vmiKind, vmKind } from "../kinds.js";
 import { OwnWrites, sameJson } from "../own-writes.js";
 import { decideRunStrategy, type VmDecision } from "./run-strategy.js";
@@ -125,7 +125,7 @@ class VmReconcile {
     const config = this.#deps.options.config.current();
     const nowMs = clock.now();
     let decision: VmDecision = expectations.satisfied(key) ? decideRunStrategy(vm, vmi, strategy, nowMs) : {};
-    let failure = this.#failureOf(vm, candidate, vmi, decision, config.defaults);
+    let failure = this.#failureOf(vm, candidate, vmi, decision, config);
     if (failure) decision = withoutStart(decision);
     if (decision.switchToAlways) return this.#switchToAlways(vm);
     let actionError: unknown;
@@ -157,7 +157,7 @@ class VmReconcile {
     candidate: Frozen<VirtualMachineInstance> | undefined,
     vmi: Frozen<VirtualMachineInstance> | undefined,
     decision: VmDecision,
-    defaults: ClusterDefaults,
+    config: ClusterConfigSnapshot,
   ): Failure | undefined {
     if (candidate && !vmi) {
       return {
@@ -166,7 +166,7 @@ class VmReconcile {
       };
     }
     if (decision.unsupported) return { reason: "UnsupportedRunStrategy", message: decision.unsupported };
-    const causes = validateForStart(vm, defaults);
+    const causes = validateForStart(vm, config.defaults, config.featureGates);
     return causes.length > 0 ? { reason: "InvalidSpec", message: describeCauses(causes) } : undefined;
   }
 

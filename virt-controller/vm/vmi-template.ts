@@ -65,10 +65,15 @@ export function renderVmi(
  * KubeVirt's admission rules for the VM (after its defaults), then for the VMI it would create:
  * what virt-api's webhooks will reject; until they exist, the controller reports it instead.
  */
-export function validateForStart(vm: Frozen<VirtualMachine>, defaults: ClusterDefaults): Cause[] {
-  const causes = validateVirtualMachine(defaultVirtualMachine(mutableCopy<VirtualMachine>(vm), defaults));
+export function validateForStart(
+  vm: Frozen<VirtualMachine>,
+  defaults: ClusterDefaults,
+  featureGates: readonly string[],
+): Cause[] {
+  const vmDefaulted = defaultVirtualMachine(mutableCopy<VirtualMachine>(vm), defaults);
+  const causes = validateVirtualMachine(vmDefaulted, { featureGates });
   if (causes.length > 0) return causes;
-  return validateVirtualMachineInstance(renderVmi(vm, defaults, { paused: false }));
+  return validateVirtualMachineInstance(renderVmi(vm, defaults, { paused: false }), { featureGates });
 }
 
 /** One line for a Failure condition: every cause's message (each names its field). */

@@ -1,6 +1,13 @@
-import { ANNOTATIONS, API_VERSION, LABELS, type VirtualMachineInstanceSpec } from "../../api/index.js";
+import {
+  ANNOTATIONS,
+  API_VERSION,
+  guestHostname,
+  LABELS,
+  type VirtualMachineInstanceSpec,
+} from "../../api/index.js";
 import type { Frozen } from "../../runtime/index.js";
 import type { Pod, VirtualMachineInstance } from "../kinds.js";
+import { cloudInitSecretVolumes } from "./launcher-pod-secrets.js";
 import { launcherResources } from "./launcher-resources.js";
 
 /** The launcher pod's labels and names (KubeVirt's). */
@@ -23,7 +30,8 @@ export interface LauncherPodOptions {
  * The virt-launcher pod of a VMI (KubeVirt's RenderLaunchManifest, reduced to what kubevirt-ts
  * needs): it anchors the VM in Kubernetes. The scheduler places it by its requests (the VM's
  * memory and CPU plus overhead, /dev/kvm unless emulated) and selectors (schedulable KubeVirt
- * nodes plus the VMI's own), and it lives as long as the VM. `spec` is the VMI's with defaults.
+ * nodes plus the VMI's own), and it lives as long as the VM. Its volumes carry the Secrets the
+ * VMI's cloud-init references (launcher-pod-secrets.ts). `spec` is the VMI's with defaults.
  */
 export function renderLauncherPod(
   vmi: Frozen<VirtualMachineInstance>,
@@ -31,6 +39,7 @@ export function renderLauncherPod(
   options: LauncherPodOptions,
 ): Pod {
   const name = vmi.metadata?.name ?? "";
+  const secrets = cloudInitSecretVolumes(spec);
   return {
     apiVersion: "v1",
     kind: "Pod",
@@ -41,7 +50,8 @@ export function renderLauncherPod(
         ...withoutNodeLabel(vmi.metadata?.labels),
         [LABELS.app]: LAUNCHER.appLabelValue,
         [LABELS.createdBy]: vmi.metadata?.uid ?? "",
-        [LAUNCHER.vmNameLabel]: name,
+        // KubeVirt's value: the guest's hostname, which fits a label (the name may have 253 characters).
+        [LAUNCHER.vmNameLabel]: guestHostname(name, spec.hostname),
       },
       annotations: { [ANNOTATIONS.domain]: name },
       ownerReferences: [
@@ -61,8 +71,10 @@ export function renderLauncherPod(
           name: LAUNCHER.container,
           image: options.image,
           resources: launcherResources(spec, options.useEmulation),
+          ...(secrets.volumeMounts.length > 0 ? { volumeMounts: secrets.volumeMounts } : {}),
         },
       ],
+      ...(secrets.volumes.length > 0 ? { volumes: secrets.volumes } : {}),
       nodeSelector: { [LABELS.nodeSchedulable]: "true", ...(spec.nodeSelector ?? {}) },
       ...schedulingOf(spec),
       terminationGracePeriodSeconds: (spec.terminationGracePeriodSeconds ?? 30) + LAUNCHER.extraGraceSeconds,

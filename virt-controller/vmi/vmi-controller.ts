@@ -119,7 +119,7 @@ class VmiSync {
         config.defaults,
         vmi.metadata?.name,
       );
-    const invalidSpec = spec && invalidSpecOf(vmi, spec);
+    const invalidSpec = spec && invalidSpecOf(vmi, spec, config.featureGates);
     let pod: Frozen<Pod> | Pod | undefined = launcherPodOf(owned);
     if (config && spec && !pod && !invalidSpec && !vmi.metadata?.deletionTimestamp) {
       pod = await this.#createPod(request, vmi, spec, config.useEmulation);
@@ -206,13 +206,13 @@ class VmiSync {
 function invalidSpecOf(
   vmi: Frozen<VirtualMachineInstance>,
   spec: VirtualMachineInstanceSpec,
+  featureGates: readonly string[],
 ): string | undefined {
-  const causes = validateVirtualMachineInstance({
-    apiVersion: vmi.apiVersion,
-    kind: vmi.kind,
-    metadata: { name: vmi.metadata?.name, namespace: vmi.metadata?.namespace },
-    spec,
-  });
+  const metadata = { name: vmi.metadata?.name, namespace: vmi.metadata?.namespace };
+  const causes = validateVirtualMachineInstance(
+    { apiVersion: vmi.apiVersion, kind: vmi.kind, metadata, spec },
+    { featureGates },
+  );
   return causes.length > 0 ? describeCauses(causes) : undefined;
 }
 

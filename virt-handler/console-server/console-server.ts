@@ -20,7 +20,7 @@ import {
   sleep,
   systemClock,
 } from "../../runtime/index.js";
-import type { TlsMaterial, TlsMaterialSource } from "../../runtime/tls/tls-material.js";
+import { firstMaterial, type TlsMaterial, type TlsMaterialSource } from "../../runtime/tls/tls-material.js";
 import { requireVirtApi } from "./client-identity.js";
 import { openVmiConsole } from "./console-endpoint.js";
 import { ConsoleSessions } from "./console-sessions.js";
@@ -117,25 +117,14 @@ export class ConsoleServer implements Runnable {
   }
 
   /** The material to start with: at once if it is there, else once the Secret gives one. */
-  async #firstMaterial(signal: AbortSignal): Promise<TlsMaterial | undefined> {
-    const current = this.#options.tls.current();
-    if (current !== undefined) return current;
-    this.#log.warn(
-      { secret: this.#options.tlsOrigin },
-      "no TLS certificate for the console server yet: consoles, VNC and pause are unavailable until it exists",
-    );
-    return new Promise((resolve) => {
-      const stop = this.#options.tls.onChange((material) => {
-        stop();
-        signal.removeEventListener("abort", onAbort);
-        resolve(material);
-      });
-      const onAbort = (): void => {
-        stop();
-        resolve(undefined);
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-    });
+  #firstMaterial(signal: AbortSignal): Promise<TlsMaterial | undefined> {
+    if (this.#options.tls.current() === undefined) {
+      this.#log.warn(
+        { secret: this.#options.tlsOrigin },
+        "no TLS certificate for the console server yet: consoles, VNC and pause are unavailable until it exists",
+      );
+    }
+    return firstMaterial(this.#options.tls, signal);
   }
 
   #createServer(material: TlsMaterial): Server {

@@ -3,8 +3,17 @@
 // store (local-image-store.ts); the real-cluster source (the launcher pod's containerDisk container, as in
 // KubeVirt) will implement the same interface.
 
-/** Host paths of an image's files. Treat every one as read-only: VMs write to overlays of them. */
+/**
+ * An image's files. Paths are paths inside the image ("/disk/disk.qcow2"), already checked as text
+ * (image-paths.ts); open them under `root` with openImageFile(), never by joining them yourself. Treat
+ * every file as read-only: VMs write to overlays of them.
+ */
 export interface ContainerDiskImage {
+  /**
+   * The host directory holding the image's file system, where the files below and the paths chosen by
+   * the VMI (`containerDisk.path`, `kernelBoot.container.kernelPath`) are found.
+   */
+  root: string;
   /** The disk image (KubeVirt keeps it under /disk/ in the container). */
   disk?: string;
   /** The disk's format, when the source knows it. */
@@ -14,11 +23,6 @@ export interface ContainerDiskImage {
   initrd?: string;
   /** The kernel command line the image suggests for `kernel`. */
   kernelArgs?: string;
-  /**
-   * The host directory holding the image's file system, when the source has one, so that paths chosen
-   * by the VMI (`containerDisk.path`, `kernelBoot.container.kernelPath`) can be found in it.
-   */
-  root?: string;
 }
 
 export interface ContainerDiskSource {
@@ -29,7 +33,10 @@ export interface ContainerDiskSource {
 export type ContainerDiskErrorReason =
   /** The source does not have the image (for the local store: not published there, or not localhost/). */
   | "ImageNotFound"
-  /** The image is there but cannot be used (unreadable or malformed manifest, a path leaving the image). */
+  /**
+   * The image is there but cannot be used: an unreadable or malformed manifest, a path leaving the image,
+   * a file that is not a regular file inside it, a qcow2 disk naming a backing or external data file.
+   */
   | "InvalidImage";
 
 export class ContainerDiskError extends Error {

@@ -1,9 +1,11 @@
-// containerDisk and kernelBoot images: the source interface and the dev cluster's local image store.
+// containerDisk and kernelBoot images: the source interface, the dev cluster's local image store, and
+// opening an image's files so that nothing outside the image can be reached through them.
 export {
   ContainerDiskError,
   type ContainerDiskErrorReason,
   type ContainerDiskImage,
   type ContainerDiskSource,
 } from "./container-disk-source.js";
-export { hostPathInImage } from "./image-paths.js";
+export { type ImageFile, type ImageFileRequest, openImageFile } from "./image-file.js";
+export { canonicalPathInImage, describePathInImage, pathInImageComponents } from "./image-paths.js";
 export { LocalImageStore } from "./local-image-store.js";

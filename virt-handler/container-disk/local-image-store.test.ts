@@ -52,6 +52,10 @@ describe("LocalImageStore", () => {
       schemaVersion: 1,
       kernel: { path: "/../../etc/passwd" },
     });
+    await writeManifest(storeDir, "broken:empty-component", {
+      schemaVersion: 1,
+      disk: { path: "/disk//disk.img", format: "raw" },
+    });
     await writeManifest(storeDir, "broken:disk", {
       schemaVersion: 1,
       disk: { path: "/disk/x", format: "vmdk" },
@@ -60,25 +64,23 @@ describe("LocalImageStore", () => {
 
   after(() => rm(storeDir, { recursive: true, force: true }));
 
-  test("resolves an image's files to host paths under rootfs/, with the default tag latest", async () => {
-    const root = join(storeDir, "guest:latest", "rootfs");
+  test("resolves an image to its rootfs/ and the manifest's paths inside it, with the default tag latest", async () => {
     const expected = {
-      root,
-      disk: join(root, "disk/disk.qcow2"),
+      root: join(storeDir, "guest:latest", "rootfs"),
+      disk: "/disk/disk.qcow2",
       diskFormat: "qcow2",
-      kernel: join(root, "boot/vmlinuz"),
-      initrd: join(root, "boot/initramfs.gz"),
+      kernel: "/boot/vmlinuz",
+      initrd: "/boot/initramfs.gz",
       kernelArgs: "console=ttyS0",
     };
     assert.deepEqual(await store.resolve("localhost/guest"), expected);
     assert.deepEqual(await store.resolve("localhost/guest:latest"), expected);
   });
 
-  test("names with slashes and other tags; only what the manifest names", async () => {
-    const root = join(storeDir, "team/raw-only:v1", "rootfs");
+  test("names with slashes and other tags; only what the manifest names, in one spelling", async () => {
     assert.deepEqual(await store.resolve("localhost/team/raw-only:v1"), {
-      root,
-      disk: join(root, "disk/a.img"),
+      root: join(storeDir, "team/raw-only:v1", "rootfs"),
+      disk: "/disk/a.img",
       diskFormat: "raw",
     });
   });
@@ -103,6 +105,11 @@ describe("LocalImageStore", () => {
     await rejectsWith(store.resolve("localhost/broken:json"), "InvalidImage", /is not JSON/);
     await rejectsWith(store.resolve("localhost/broken:version"), "InvalidImage", /unknown schemaVersion 2/);
     await rejectsWith(store.resolve("localhost/broken:escape"), "InvalidImage", /leaves the image/);
+    await rejectsWith(
+      store.resolve("localhost/broken:empty-component"),
+      "InvalidImage",
+      /the path \/disk\/\/disk.img has an empty or . component/,
+    );
     await rejectsWith(store.resolve("localhost/broken:disk"), "InvalidImage", /qcow2\|raw/);
   });
 });

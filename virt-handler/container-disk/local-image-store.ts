@@ -6,6 +6,8 @@
 //   <dir>/<NAME>:<TAG>/rootfs/...        the image's files at their paths inside the image
 //
 // Publishing renames a complete directory into place, so a reader sees the old image or the new one.
+// The manifest's paths are checked as text here; the files themselves are checked when they are opened
+// (image-file.ts), since an image's content may hold symbolic links or devices.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
@@ -13,7 +15,7 @@ import {
   type ContainerDiskImage,
   type ContainerDiskSource,
 } from "./container-disk-source.js";
-import { hostPathInImage } from "./image-paths.js";
+import { canonicalPathInImage } from "./image-paths.js";
 
 const NAME_PATTERN = /^[a-z0-9]+(?:[._-][a-z0-9]+)*(?:\/[a-z0-9]+(?:[._-][a-z0-9]+)*)*$/;
 const TAG_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
@@ -72,14 +74,13 @@ export class LocalImageStore implements ContainerDiskSource {
     }
     const imageDir = join(this.directory, entry);
     const manifest = await this.#readManifest(image, imageDir);
-    const root = join(imageDir, "rootfs");
-    const resolved: ContainerDiskImage = { root };
+    const resolved: ContainerDiskImage = { root: join(imageDir, "rootfs") };
     if (manifest.disk) {
-      resolved.disk = hostPathInImage(image, root, manifest.disk.path);
+      resolved.disk = canonicalPathInImage(image, manifest.disk.path);
       resolved.diskFormat = manifest.disk.format;
     }
-    if (manifest.kernel) resolved.kernel = hostPathInImage(image, root, manifest.kernel.path);
-    if (manifest.initrd) resolved.initrd = hostPathInImage(image, root, manifest.initrd.path);
+    if (manifest.kernel) resolved.kernel = canonicalPathInImage(image, manifest.kernel.path);
+    if (manifest.initrd) resolved.initrd = canonicalPathInImage(image, manifest.initrd.path);
     if (manifest.kernelArgs !== undefined) resolved.kernelArgs = manifest.kernelArgs;
     return resolved;
   }

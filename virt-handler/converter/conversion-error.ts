@@ -13,7 +13,9 @@ export type VmiConversionReason =
   | "ImageNotFound"
   | "InvalidImage"
   /** Creating a VM file (overlay, empty disk, cloud-init image) failed. */
-  | "VolumePreparationFailed";
+  | "VolumePreparationFailed"
+  /** A program the node lacks (qemu-img, an ISO writer): never installed at run time, the node is unschedulable. */
+  | "HostToolMissing";
 
 export class VmiConversionError extends Error {
   override readonly name = "VmiConversionError";

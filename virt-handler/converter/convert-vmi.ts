@@ -3,10 +3,11 @@
 // domainToXml() writes. It expects a VMI with KubeVirt's defaults applied (api/'s
 // defaultVirtualMachineInstance); missing fields take KubeVirt's defaults here too.
 import type { VirtualMachineInstance } from "../../api/index.js";
-import type { DomainDefinition } from "../../libvirt/domain-xml/index.js";
+import { type DomainDefinition, DomainXmlError, domainToXml } from "../../libvirt/domain-xml/index.js";
 import type { PreparedVolumes } from "../storage/prepare-volumes.js";
 import { configureCompute } from "./compute.js";
 import type { Configurator, ConversionInput, ConversionOptions } from "./configurator.js";
+import { refuseUnconfinedValues } from "./confinement.js";
 import { configureSerialConsole } from "./console.js";
 import { VmiConversionError } from "./conversion-error.js";
 import { configureInputs, configureMemBalloon, configureRng } from "./devices.js";
@@ -48,6 +49,7 @@ function conversionInput(
   const { uid, name, namespace } = vmi.metadata ?? {};
   if (!uid || !name)
     throw new VmiConversionError("InvalidSpec", "the VMI has no metadata.uid or metadata.name");
+  refuseUnconfinedValues(vmi);
   return {
     vmi,
     spec: vmi.spec,
@@ -72,5 +74,21 @@ export function convertVmi(
     devices: {},
   };
   for (const [, configure] of CONFIGURATORS) configure(domain, input);
+  refuseUnwritable(domain);
   return domain;
+}
+
+/**
+ * The last line of defence: a value that got past every field rule but that XML cannot carry (a
+ * control character) fails the VMI here, with where it is, instead of failing each define.
+ */
+function refuseUnwritable(domain: DomainDefinition): void {
+  try {
+    domainToXml(domain);
+  } catch (error) {
+    if (!(error instanceof DomainXmlError)) throw error;
+    throw new VmiConversionError("InvalidSpec", `the domain cannot be written: ${error.message}`, {
+      cause: error,
+    });
+  }
 }

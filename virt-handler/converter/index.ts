@@ -1,5 +1,6 @@
 // VMI → libvirt domain definition, made of small configurators (see convert-vmi.ts).
 export type { Configurator, ConversionInput, ConversionOptions, VmiIdentity } from "./configurator.js";
+export { refuseUnconfinedValues } from "./confinement.js";
 export { VmiConversionError, type VmiConversionReason } from "./conversion-error.js";
 export { CONFIGURATORS, convertVmi } from "./convert-vmi.js";
 export {

@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import type { Interface, Network } from "../../api/index.js";
 import type { NetworkInterface } from "../../libvirt/domain-xml/index.js";
+import { bootOrderOf } from "./boot-order.js";
 import type { Configurator } from "./configurator.js";
 import { VmiConversionError } from "./conversion-error.js";
 
@@ -83,7 +84,8 @@ export const configurePodNetworkUserMode: Configurator = (domain, { spec, identi
       alias: `ua-${iface.name}`,
     };
     if (iface.state === "down") nic.linkState = "down";
-    if (iface.bootOrder !== undefined) nic.bootOrder = iface.bootOrder;
+    if (iface.bootOrder !== undefined)
+      nic.bootOrder = bootOrderOf(`interface ${iface.name}`, iface.bootOrder);
     interfaces.push(nic);
   }
   if (interfaces.length > 0)

@@ -2,9 +2,22 @@
 // off, reboots or crashes.
 import type { Clock, Timer } from "../../libvirt/domain-xml/index.js";
 import type { Configurator, ConversionInput } from "./configurator.js";
+import { VmiConversionError } from "./conversion-error.js";
 
 type VmiClock = NonNullable<ConversionInput["spec"]["domain"]["clock"]>;
 type VmiTimers = NonNullable<VmiClock["timer"]>;
+
+// The schema restricts both per timer; what reaches XML is checked again against libvirt's values.
+const TICK_POLICIES: readonly NonNullable<Timer["tickPolicy"]>[] = ["delay", "catchup", "merge", "discard"];
+const TRACKS: readonly NonNullable<Timer["track"]>[] = ["boot", "guest", "wall", "realtime"];
+
+function knownValue<T extends string>(what: string, value: string, known: readonly T[]): T {
+  const found = known.find((candidate) => candidate === value);
+  if (found === undefined) {
+    throw new VmiConversionError("InvalidSpec", `${what} ${value} is not one of ${known.join(", ")}`);
+  }
+  return found;
+}
 
 export const configureFeatures: Configurator = (domain, { spec }) => {
   const features = spec.domain.features;
@@ -27,8 +40,9 @@ function timers(timer: VmiTimers | undefined): Timer[] | undefined {
   ) => {
     if (source === undefined) return;
     const entry: Timer = { name, present: source.present ?? true };
-    if (source.tickPolicy) entry.tickPolicy = source.tickPolicy as NonNullable<Timer["tickPolicy"]>;
-    if (source.track) entry.track = source.track as NonNullable<Timer["track"]>;
+    if (source.tickPolicy)
+      entry.tickPolicy = knownValue(`timer ${name}: tickPolicy`, source.tickPolicy, TICK_POLICIES);
+    if (source.track) entry.track = knownValue(`timer ${name}: track`, source.track, TRACKS);
     result.push(entry);
   };
   add("hpet", timer.hpet);
@@ -43,8 +57,12 @@ function timers(timer: VmiTimers | undefined): Timer[] | undefined {
 function clockElement(clock: VmiClock | undefined): Clock {
   let element: Clock = { offset: "utc" };
   if (clock?.timezone) element = { offset: "timezone", timezone: clock.timezone };
-  else if (clock?.utc?.offsetSeconds)
-    element = { offset: "variable", adjustment: String(clock.utc.offsetSeconds) };
+  else if (clock?.utc?.offsetSeconds) {
+    const offset = clock.utc.offsetSeconds;
+    if (!Number.isSafeInteger(offset))
+      throw new VmiConversionError("InvalidSpec", `clock.utc.offsetSeconds ${offset} is not an integer`);
+    element = { offset: "variable", adjustment: String(offset) };
+  }
   const list = timers(clock?.timer);
   if (list !== undefined) element.timers = list;
   return element;

@@ -4,6 +4,7 @@
 import type { Disk as VmiDisk } from "../../api/index.js";
 import type { Controller, Disk, DiskBus, DiskCache, DiskDriver } from "../../libvirt/domain-xml/index.js";
 import type { PreparedDisk } from "../storage/prepare-volumes.js";
+import { bootOrderOf } from "./boot-order.js";
 import type { Configurator } from "./configurator.js";
 import { VmiConversionError } from "./conversion-error.js";
 
@@ -12,6 +13,13 @@ type VmiBus = "virtio" | "sata" | "scsi" | "usb";
 const PREFIX_OF_BUS: Record<VmiBus, string> = { virtio: "vd", sata: "sd", scsi: "sd", usb: "sd" };
 const CACHE_MODES: readonly DiskCache[] = ["none", "writethrough", "writeback"];
 const IO_MODES = ["native", "threads"] as const;
+const ERROR_POLICIES: readonly NonNullable<DiskDriver["errorPolicy"]>[] = [
+  "stop",
+  "ignore",
+  "report",
+  "enospace",
+];
+const TRAY_STATES = ["open", "closed"] as const;
 
 /** "vd" + 0 → "vda", 25 → "vdz", 26 → "vdaa" (the kernel's naming). */
 export function targetDeviceName(prefix: string, index: number): string {
@@ -60,7 +68,17 @@ function driverOf(disk: VmiDisk, volume: PreparedDisk): DiskDriver {
       throw new VmiConversionError("InvalidSpec", `disk ${disk.name}: unknown io mode ${disk.io}`);
     driver.io = io;
   }
-  if (disk.errorPolicy) driver.errorPolicy = disk.errorPolicy;
+  if (disk.errorPolicy) {
+    // The schema makes it an enum; a VMI stored before that, or written around it, is checked here.
+    const policy = ERROR_POLICIES.find((known) => known === disk.errorPolicy);
+    if (policy === undefined) {
+      throw new VmiConversionError(
+        "InvalidSpec",
+        `disk ${disk.name}: unknown errorPolicy ${disk.errorPolicy}`,
+      );
+    }
+    driver.errorPolicy = policy;
+  }
   return driver;
 }
 
@@ -81,11 +99,16 @@ function domainDisk(
     target: { dev, bus: bus satisfies DiskBus },
     alias: `ua-${disk.name}`,
   };
-  if (device === "cdrom" && disk.cdrom?.tray) result.target.tray = disk.cdrom.tray;
+  if (device === "cdrom" && disk.cdrom?.tray) {
+    const tray = TRAY_STATES.find((state) => state === disk.cdrom?.tray);
+    if (tray === undefined)
+      throw new VmiConversionError("InvalidSpec", `disk ${disk.name}: unknown tray ${disk.cdrom.tray}`);
+    result.target.tray = tray;
+  }
   if (readonly) result.readonly = true;
   if (disk.shareable) result.shareable = true;
   if (disk.serial) result.serial = disk.serial;
-  if (disk.bootOrder !== undefined) result.bootOrder = disk.bootOrder;
+  if (disk.bootOrder !== undefined) result.bootOrder = bootOrderOf(`disk ${disk.name}`, disk.bootOrder);
   return result;
 }
 

@@ -3,9 +3,16 @@
 import { join } from "node:path";
 import type { DomainDefinition } from "../../libvirt/domain-xml/index.js";
 import type { ContainerDiskSource } from "../container-disk/index.js";
-import { convertVmi, domainNameOf, VmiConversionError, vmiUidFromDomain } from "../converter/index.js";
+import {
+  convertVmi,
+  domainNameOf,
+  refuseUnconfinedValues,
+  VmiConversionError,
+  vmiUidFromDomain,
+} from "../converter/index.js";
 import type { Vmi } from "../kinds.js";
 import { prepareVolumes, removeVmFiles } from "../storage/index.js";
+import { VNC_SOCKET_NAME } from "./socket-paths.js";
 import {
   type BuildOptions,
   type VmiDomainFactory,
@@ -36,11 +43,17 @@ export class ConverterDomainFactory implements VmiDomainFactory {
 
   async build(vmi: Vmi, options: BuildOptions): Promise<DomainDefinition> {
     try {
-      const prepared = await prepareVolumes(vmi, { vmDir: options.vmDir, images: this.#options.images });
+      // Before any file is made from the VMI's names (convertVmi checks again, being usable alone).
+      refuseUnconfinedValues(vmi);
+      const prepared = await prepareVolumes(vmi, {
+        vmDir: options.vmDir,
+        images: this.#options.images,
+        podVolumes: options.podVolumes,
+      });
       return convertVmi(vmi, prepared, {
         domainName: this.domainName(vmi),
         emulation: options.emulation,
-        vncSocketPath: join(options.vmDir, "vnc.sock"),
+        vncSocketPath: join(options.vmDir, VNC_SOCKET_NAME),
         serialLogPath: join(options.vmDir, "serial.log"),
         efiFirmwareAvailable: this.#options.efiFirmwareAvailable,
       });

@@ -13,8 +13,10 @@ import {
 } from "../../libvirt/index.js";
 import type { Frozen } from "../../runtime/index.js";
 import type { Vmi } from "../kinds.js";
+import type { LauncherPodVolumes } from "../storage/index.js";
 import { withHandlerTag } from "./domain-tag.js";
 import type { ObservedDomain } from "./observed-domain.js";
+import { VMI_UID_LENGTH } from "./socket-paths.js";
 import type { VmiDomainFactory } from "./vmi-domain-factory.js";
 
 export interface DomainLifecycleOptions {
@@ -23,7 +25,11 @@ export interface DomainLifecycleOptions {
   readonly nodeName: string;
   /** Per-VM directories live here, one per VMI uid. */
   readonly stateDir: string;
+  /** The launcher pod volumes of a VMI (vmi/launcher-pod-volumes.ts); none: no Secret can be read. */
+  readonly podVolumes?: (vmi: Frozen<Vmi>) => LauncherPodVolumes;
 }
+
+const VMI_UID = new RegExp(`^[A-Za-z0-9-]{1,${VMI_UID_LENGTH}}$`);
 
 export class DomainLifecycle {
   readonly #options: DomainLifecycleOptions;
@@ -33,7 +39,8 @@ export class DomainLifecycle {
   }
 
   vmDir(uid: string): string {
-    if (!/^[A-Za-z0-9-]+$/.test(uid)) throw new Error(`"${uid}" is not a VMI uid`);
+    // At most a UUID's length: the state directory was checked to fit sockets for that.
+    if (!VMI_UID.test(uid)) throw new Error(`"${uid}" is not a VMI uid`);
     return join(this.#options.stateDir, uid);
   }
 
@@ -42,7 +49,8 @@ export class DomainLifecycle {
     const { factory, connection, nodeName } = this.#options;
     const began = performance.now();
     const vmDir = this.vmDir(vmi.metadata?.uid ?? "");
-    const definition = withHandlerTag(await factory.build(vmi, { vmDir, emulation }), nodeName);
+    const podVolumes = this.#options.podVolumes?.(vmi);
+    const definition = withHandlerTag(await factory.build(vmi, { vmDir, emulation, podVolumes }), nodeName);
     const built = performance.now();
     const domain = await connection.defineDomain(domainToXml(definition));
     const defined = performance.now();

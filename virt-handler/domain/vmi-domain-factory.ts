@@ -4,6 +4,7 @@
 // converter-domain-factory.ts.
 import type { DomainDefinition } from "../../libvirt/domain-xml/index.js";
 import type { Vmi } from "../kinds.js";
+import type { LauncherPodVolumes } from "../storage/index.js";
 
 /** The VMI a domain belongs to, as the converter records it in the domain's metadata. */
 export interface VmiIdentity {
@@ -17,6 +18,8 @@ export interface BuildOptions {
   readonly vmDir: string;
   /** Run under TCG (`<domain type='qemu'>`) instead of KVM. */
   readonly emulation: boolean;
+  /** The VMI's launcher pod volumes on this node (the Secrets its cloud-init references). */
+  readonly podVolumes?: LauncherPodVolumes | undefined;
 }
 
 export interface VmiDomainFactory {

@@ -1,7 +1,9 @@
 // The files of cloud-init's data sources for a VMI, as KubeVirt provides them: NoCloud (volume label
 // "cidata": user-data, meta-data, network-config) and ConfigDrive (label "config-2": OpenStack's
-// openstack/latest/{user_data, meta_data.json, network_data.json}). Pure: the ISO is made elsewhere.
+// openstack/latest/{user_data, meta_data.json, network_data.json}). Pure: the ISO is made elsewhere,
+// and Secrets the source references are read before (cloud-init-secrets.ts).
 import { VmiConversionError } from "../converter/conversion-error.js";
+import { cloudInitHostname, noCloudMetaData } from "./cloud-init-meta-data.js";
 
 /** What the guest learns about itself: instance-id (the VMI's uid) and its hostname. */
 export interface CloudInitIdentity {
@@ -46,16 +48,18 @@ function pickText(
   return plain.value;
 }
 
-/** The user data and network data of a source; secret references need API access virt-handler lacks. */
+/**
+ * The user data and network data of a source. Secret references are read from the launcher pod's
+ * volume before (cloud-init-secrets.ts withSecretData), so none is left here.
+ */
 function cloudInitTexts(
   volumeName: string,
   data: CloudInitData,
 ): { userData?: string; networkData?: string } {
   for (const field of ["secretRef", "networkDataSecretRef"] as const) {
     if (data[field] !== undefined) {
-      throw new VmiConversionError(
-        "UnsupportedVolume",
-        `volume ${volumeName}: cloud-init ${field} is not supported yet; put the data inline (userData, networkData)`,
+      throw new Error(
+        `volume ${volumeName}: cloud-init ${field} was not read from the launcher pod's volume`,
       );
     }
   }
@@ -84,7 +88,7 @@ export function noCloudFiles(
   const { userData, networkData } = cloudInitTexts(volumeName, data);
   const files = new Map<string, string>([
     ["user-data", userData ?? ""],
-    ["meta-data", `instance-id: ${identity.instanceId}\nlocal-hostname: ${identity.hostname}\n`],
+    ["meta-data", noCloudMetaData(identity)],
   ]);
   if (networkData !== undefined) files.set("network-config", networkData);
   return files;
@@ -97,7 +101,8 @@ export function configDriveFiles(
   identity: CloudInitIdentity,
 ): Map<string, string> {
   const { userData, networkData } = cloudInitTexts(volumeName, data);
-  const metaData = { uuid: identity.instanceId, hostname: identity.hostname, name: identity.hostname };
+  const hostname = cloudInitHostname(identity);
+  const metaData = { uuid: identity.instanceId, hostname, name: hostname };
   const files = new Map<string, string>([
     ["openstack/latest/meta_data.json", `${JSON.stringify(metaData)}\n`],
   ]);

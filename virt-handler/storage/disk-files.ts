@@ -2,7 +2,8 @@
 // Every file is made under a temporary name and renamed into place, so a crash never leaves a half-made
 // disk under the final name, and an existing file (a retried prepare) is kept as it is.
 import { randomBytes } from "node:crypto";
-import { link, open, rename, rm, stat } from "node:fs/promises";
+import { open, rename, rm, stat } from "node:fs/promises";
+import { isAbsolute, normalize } from "node:path";
 import { runCommand } from "./host-commands.js";
 
 export type DiskFormat = "qcow2" | "raw";
@@ -24,14 +25,32 @@ async function createOnce(path: string, make: (temporary: string) => Promise<voi
 }
 
 /**
+ * Refuses a path that qemu-img could read as something other than a plain file name: qemu treats
+ * "json:{...}" as a block-device description and "proto:..." (a ":" before any "/") as a protocol, and an
+ * argument starting with "-" as an option. The paths given here are built by virt-handler under the VM's
+ * directory, so an absolute, normalised path without ":" and control characters always is one; asserting
+ * it (rather than prefixing "file:") keeps the name that qemu-img writes into an overlay's header a plain
+ * path, which libvirt reads back as a file too.
+ */
+export function assertPlainFilePath(path: string): void {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused here
+  if (!isAbsolute(path) || normalize(path) !== path || path.includes(":") || /[\x00-\x1f\x7f]/.test(path)) {
+    throw new Error(`refusing to give qemu-img ${JSON.stringify(path)}: not a plain absolute file path`);
+  }
+}
+
+/**
  * A qcow2 overlay whose backing file is `base`. QEMU opens backing files read-only, so the base is never
- * written; `qemu-img create` reads only its header.
+ * written; `qemu-img create` reads only its header. `base` must be a file the caller checked (for a
+ * qcow2: that it names no other file, see disk-format.ts): qemu-img and QEMU open whatever it names.
  */
 export async function createQcow2Overlay(
   base: string,
   baseFormat: DiskFormat,
   overlay: string,
 ): Promise<void> {
+  assertPlainFilePath(base);
+  assertPlainFilePath(overlay);
   await createOnce(overlay, (temporary) =>
     runCommand("qemu-img", ["create", "-q", "-f", "qcow2", "-F", baseFormat, "-b", base, temporary]).then(
       () => {},
@@ -41,6 +60,7 @@ export async function createQcow2Overlay(
 
 /** An empty qcow2 disk of `sizeBytes` (it grows as the guest writes). */
 export async function createEmptyQcow2(path: string, sizeBytes: number): Promise<void> {
+  assertPlainFilePath(path);
   await createOnce(path, (temporary) =>
     runCommand("qemu-img", ["create", "-q", "-f", "qcow2", temporary, String(sizeBytes)]).then(() => {}),
   );
@@ -56,30 +76,4 @@ export async function createSparseRawFile(path: string, sizeBytes: number): Prom
       await handle.close();
     }
   });
-}
-
-/** The format qemu-img detects for an image whose format nobody told us. */
-export async function detectDiskFormat(path: string): Promise<DiskFormat> {
-  const info: unknown = JSON.parse(await runCommand("qemu-img", ["info", "--output=json", path]));
-  const format = typeof info === "object" && info !== null && "format" in info ? info.format : undefined;
-  if (format === "qcow2" || format === "raw") return format;
-  throw new Error(`${path} is a ${String(format)} image; containerDisks must be qcow2 or raw`);
-}
-
-/**
- * Pins an image file for this VM: a hard link in the VM's directory, so that publishing a new version of
- * the image under the same name never changes what an existing overlay reads. Falls back to the image's
- * own path when the VM directory is on another file system.
- */
-export async function pinImageFile(source: string, pinned: string): Promise<string> {
-  if (await fileExists(pinned)) return pinned;
-  try {
-    await link(source, pinned);
-    return pinned;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EXDEV" || code === "EPERM") return source;
-    if (code === "EEXIST") return pinned;
-    throw error;
-  }
 }

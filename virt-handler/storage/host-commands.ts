@@ -1,8 +1,9 @@
-// Running the host tools that make VM files (qemu-img, xorriso/genisoimage), and installing a missing
-// one from Debian's archive the way the test-guest builder does (CI machines start bare).
+// Running the host tools that make VM files (qemu-img, xorriso/genisoimage). They are looked up, never
+// installed: virt-handler's pod may have no route out, and a node's packages are its admin's to choose
+// (npm run setup-host, or the virt-handler image). A missing one is a HostToolMissingError.
 import { spawn } from "node:child_process";
 import { constants } from "node:fs";
-import { access } from "node:fs/promises";
+import { access, stat } from "node:fs/promises";
 import { delimiter, join } from "node:path";
 
 /** A command that could not be started or exited unsuccessfully; `stderr`'s last lines are in the message. */
@@ -23,6 +24,25 @@ export interface CommandOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** What the node's admin does about a missing tool (the node condition and VMI failures say it). */
+export const HOST_TOOLS_FIX = "npm run setup-host, or the virt-handler image";
+
+/**
+ * None of `commands` (alternatives for one job) is installed: the node's fault, not the VMI's.
+ * `reason` is the word VMI conditions and events carry.
+ */
+export class HostToolMissingError extends Error {
+  override readonly name = "HostToolMissingError";
+  readonly reason = "HostToolMissing";
+
+  constructor(
+    readonly commands: readonly string[],
+    options?: ErrorOptions,
+  ) {
+    super(`${commands.join(" or ")} is not installed on this node: install it (${HOST_TOOLS_FIX})`, options);
+  }
+}
+
 /** Runs a command (no shell) and resolves with its stdout; rejects with a CommandError if it fails. */
 export function runCommand(
   command: string,
@@ -39,7 +59,8 @@ export function runCommand(
     const stderr: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
-    child.on("error", (error) => {
+    child.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return reject(new HostToolMissingError([command], { cause: error }));
       reject(
         new CommandError(`cannot run ${command}: ${error.message}`, commandLine, null, { cause: error }),
       );
@@ -53,7 +74,7 @@ export function runCommand(
   });
 }
 
-/** The executable's path on PATH, or undefined (looked up without spawning a shell). */
+/** The executable file's path on PATH, or undefined (looked up without spawning a shell). */
 export async function findExecutable(
   command: string,
   path = process.env.PATH ?? "",
@@ -63,37 +84,10 @@ export async function findExecutable(
     const candidate = join(dir, command);
     try {
       await access(candidate, constants.X_OK);
-      return candidate;
+      if ((await stat(candidate)).isFile()) return candidate; // a directory is "executable" too
     } catch {
       // not in this directory
     }
   }
   return undefined;
-}
-
-const APT_ENV = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-// Wait for another apt or dpkg run (a parallel test, the host set-up) instead of failing on its lock.
-const APT_LOCK_WAIT = ["-o", "DPkg::Lock::Timeout=120"];
-
-/** Installs a Debian package (as root only); refreshes the package lists once if the install fails. */
-export async function installDebianPackage(packageName: string): Promise<void> {
-  if (process.getuid?.() !== 0) {
-    throw new Error(
-      `the Debian package ${packageName} is missing; install it as root (apt-get install ${packageName})`,
-    );
-  }
-  const install = () =>
-    runCommand(
-      "apt-get",
-      ["install", "-y", "-qq", "--no-install-recommends", ...APT_LOCK_WAIT, packageName],
-      {
-        env: APT_ENV,
-      },
-    );
-  try {
-    await install();
-  } catch {
-    await runCommand("apt-get", ["update", "-qq", ...APT_LOCK_WAIT], { env: APT_ENV });
-    await install();
-  }
 }

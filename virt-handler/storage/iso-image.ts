@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { findExecutable, installDebianPackage, runCommand } from "./host-commands.js";
+import { findExecutable, HostToolMissingError, runCommand } from "./host-commands.js";
 
 export interface IsoImageRequest {
   /** The volume label ("cidata", "config-2"). */
@@ -14,20 +14,20 @@ export interface IsoImageRequest {
   path: string;
 }
 
-/** xorriso when installed, else genisoimage, installed when missing (as the test-guest builder does). */
+/** The programs that write such images, in order of preference; either takes mkisofs's arguments. */
+export const ISO_WRITERS: readonly string[] = ["xorriso", "genisoimage"];
+
+/** The installed ISO writer; never installs one (see host-commands.ts). */
 async function isoCommand(): Promise<{ command: string; prefix: string[] }> {
   const xorriso = await findExecutable("xorriso");
   if (xorriso) return { command: xorriso, prefix: ["-as", "mkisofs"] };
-  let genisoimage = await findExecutable("genisoimage");
-  if (!genisoimage) {
-    await installDebianPackage("genisoimage");
-    genisoimage = await findExecutable("genisoimage");
-  }
-  if (!genisoimage) throw new Error("genisoimage is still missing after installing it");
-  return { command: genisoimage, prefix: [] };
+  const genisoimage = await findExecutable("genisoimage");
+  if (genisoimage) return { command: genisoimage, prefix: [] };
+  throw new HostToolMissingError(ISO_WRITERS);
 }
 
 export async function createIsoImage(request: IsoImageRequest): Promise<void> {
+  const { command, prefix } = await isoCommand(); // before any file is written: a missing tool leaves nothing behind
   const scratch = join(dirname(request.path), `.iso-${randomBytes(6).toString("hex")}`);
   const sourceDir = join(scratch, "files");
   const temporaryIso = join(scratch, "image.iso");
@@ -41,7 +41,6 @@ export async function createIsoImage(request: IsoImageRequest): Promise<void> {
       await writeFile(file, content);
     }
     await mkdir(sourceDir, { recursive: true });
-    const { command, prefix } = await isoCommand();
     const args = ["-quiet", "-output", temporaryIso, "-volid", request.label, "-joliet", "-rock", sourceDir];
     await runCommand(command, [...prefix, ...args]);
     await rename(temporaryIso, request.path);

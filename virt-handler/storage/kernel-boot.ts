@@ -1,15 +1,17 @@
 // kernelBoot: the kernel and initrd come from a container image (KubeVirt's kernelBoot.container), found
 // by the paths the VMI gives or, failing those, by the image's manifest; the command line is the VMI's
 // kernelArgs or, when the VMI gives none, the one the image suggests.
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { VirtualMachineInstance } from "../../api/index.js";
 import {
   type ContainerDiskImage,
   type ContainerDiskSource,
-  hostPathInImage,
+  canonicalPathInImage,
+  openImageFile,
 } from "../container-disk/index.js";
 import { VmiConversionError } from "../converter/conversion-error.js";
-import { fileExists, pinImageFile } from "./disk-files.js";
+import { pinImageFile } from "./pin-image-file.js";
 
 type KernelBootContainer = NonNullable<
   NonNullable<NonNullable<VirtualMachineInstance["spec"]["domain"]["firmware"]>["kernelBoot"]>["container"]
@@ -22,32 +24,19 @@ export interface PreparedKernelBoot {
 }
 
 /**
- * A file of the image: when the VMI names kernelPath or initrdPath it gets exactly what it names (as in
- * KubeVirt, where either may be left out); when it names neither, the files the image's manifest names.
+ * The path inside the image of a file: when the VMI names kernelPath or initrdPath it gets exactly what
+ * it names (as in KubeVirt, where either may be left out); when it names neither, the files the image's
+ * manifest names.
  */
-function imageFile(
+function pathInImage(
   container: KernelBootContainer,
   resolved: ContainerDiskImage,
   what: "kernel" | "initrd",
 ): string | undefined {
   const explicit = container.kernelPath !== undefined || container.initrdPath !== undefined;
   if (!explicit) return resolved[what];
-  const pathInImage = what === "kernel" ? container.kernelPath : container.initrdPath;
-  if (pathInImage === undefined) return undefined;
-  if (resolved.root === undefined) {
-    throw new VmiConversionError(
-      "InvalidImage",
-      `kernelBoot: ${container.image} cannot look up ${what} path ${pathInImage}`,
-    );
-  }
-  return hostPathInImage(container.image, resolved.root, pathInImage);
-}
-
-async function existing(file: string | undefined, what: string, image: string): Promise<string | undefined> {
-  if (file === undefined) return undefined;
-  if (!(await fileExists(file)))
-    throw new VmiConversionError("InvalidImage", `kernelBoot: ${image} has no ${what} at ${file}`);
-  return file;
+  const path = what === "kernel" ? container.kernelPath : container.initrdPath;
+  return path === undefined ? undefined : canonicalPathInImage(container.image, path);
 }
 
 export async function prepareKernelBoot(
@@ -65,16 +54,29 @@ export async function prepareKernelBoot(
     );
   }
   const resolved = await options.images.resolve(container.image);
-  const kernel = await existing(imageFile(container, resolved, "kernel"), "kernel", container.image);
-  if (kernel === undefined) {
+  const kernelPath = pathInImage(container, resolved, "kernel");
+  if (kernelPath === undefined) {
     throw new VmiConversionError(
       "InvalidImage",
       `kernelBoot: ${container.image} has no kernel (set kernelPath)`,
     );
   }
-  const initrd = await existing(imageFile(container, resolved, "initrd"), "initrd", container.image);
-  const prepared: PreparedKernelBoot = { kernel: await pinImageFile(kernel, join(options.vmDir, "kernel")) };
-  if (initrd !== undefined) prepared.initrd = await pinImageFile(initrd, join(options.vmDir, "initrd"));
+  const initrdPath = pathInImage(container, resolved, "initrd");
+  // Each file must be a regular file inside the image (openImageFile); the VM gets its own pinned copy.
+  const pin = (what: "kernel" | "initrd", path: string) =>
+    pinImageFile(join(options.vmDir, what), () =>
+      openImageFile({ image: container.image, root: resolved.root, pathInImage: path, what }),
+    );
+  const kernel = await pin("kernel", kernelPath);
+  const prepared: PreparedKernelBoot = { kernel: kernel.path };
+  if (initrdPath !== undefined) {
+    try {
+      prepared.initrd = (await pin("initrd", initrdPath)).path;
+    } catch (error) {
+      if (kernel.created) await rm(kernel.path, { force: true }); // a refused initrd leaves no kernel behind
+      throw error;
+    }
+  }
   const cmdline = kernelBoot.kernelArgs ?? resolved.kernelArgs;
   if (cmdline !== undefined) prepared.cmdline = cmdline;
   return prepared;

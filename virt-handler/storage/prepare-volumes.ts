@@ -7,6 +7,8 @@ import { isAbsolute, resolve } from "node:path";
 import type { VirtualMachineInstance } from "../../api/index.js";
 import { ContainerDiskError, type ContainerDiskSource } from "../container-disk/index.js";
 import { VmiConversionError } from "../converter/conversion-error.js";
+import type { LauncherPodVolumes } from "./cloud-init-secrets.js";
+import { HostToolMissingError } from "./host-commands.js";
 import { type PreparedKernelBoot, prepareKernelBoot } from "./kernel-boot.js";
 import { type PreparedDisk, prepareVolume } from "./volume-files.js";
 
@@ -22,6 +24,8 @@ export interface PrepareVolumesOptions {
   /** The VM's private directory (created when missing); removeVmFiles() removes it. */
   vmDir: string;
   images: ContainerDiskSource;
+  /** The VMI's launcher pod volumes, where the Secrets its cloud-init references are read from. */
+  podVolumes?: LauncherPodVolumes | undefined;
 }
 
 // Volume names become file names in the VM directory.
@@ -30,7 +34,7 @@ const FILE_SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 /** Turns what went wrong while preparing `what` into a VmiConversionError that names it. */
 function asConversionError(what: string, error: unknown): VmiConversionError {
   if (error instanceof VmiConversionError) return error;
-  if (error instanceof ContainerDiskError) {
+  if (error instanceof ContainerDiskError || error instanceof HostToolMissingError) {
     return new VmiConversionError(error.reason, `${what}: ${error.message}`, { cause: error });
   }
   const detail = error instanceof Error ? error.message : String(error);
@@ -54,7 +58,8 @@ export async function prepareVolumes(
       throw new VmiConversionError("InvalidSpec", `volume name "${volume.name}" is not a valid name`);
     }
     try {
-      disks.set(volume.name, await prepareVolume(volume, { vmDir, images: options.images, identity }));
+      const context = { vmDir, images: options.images, identity, podVolumes: options.podVolumes };
+      disks.set(volume.name, await prepareVolume(volume, context));
     } catch (error) {
       throw asConversionError(`volume ${volume.name}`, error);
     }

@@ -1,10 +1,10 @@
 // One function per supported volume kind: each makes the VM's files for the volume in the VM directory
 // and says where the domain finds its disk. Kinds that need what virt-handler cannot provide yet are
 // refused with the reason.
-import { mkdir } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { dirname, isAbsolute, join } from "node:path";
 import { Quantity, type Volume } from "../../api/index.js";
-import { type ContainerDiskSource, hostPathInImage } from "../container-disk/index.js";
+import { type ContainerDiskSource, canonicalPathInImage, openImageFile } from "../container-disk/index.js";
 import { VmiConversionError } from "../converter/conversion-error.js";
 import {
   type CloudInitIdentity,
@@ -13,16 +13,17 @@ import {
   NOCLOUD_LABEL,
   noCloudFiles,
 } from "./cloud-init.js";
+import { type LauncherPodVolumes, withSecretData } from "./cloud-init-secrets.js";
 import {
   createEmptyQcow2,
   createQcow2Overlay,
   createSparseRawFile,
   type DiskFormat,
-  detectDiskFormat,
   fileExists,
-  pinImageFile,
 } from "./disk-files.js";
+import { checkedDiskFormat } from "./disk-format.js";
 import { createIsoImage } from "./iso-image.js";
+import { pinImageFile } from "./pin-image-file.js";
 
 /** A volume ready to be attached: the file, its format, and what it naturally is (an ISO is a cdrom). */
 export interface PreparedDisk {
@@ -37,6 +38,8 @@ export interface VolumeContext {
   vmDir: string;
   images: ContainerDiskSource;
   identity: CloudInitIdentity;
+  /** The launcher pod's volumes: where Secrets the VMI references are read from. */
+  podVolumes?: LauncherPodVolumes | undefined;
 }
 
 /** Volume sources virt-handler cannot serve yet, and why. */
@@ -70,11 +73,13 @@ export async function prepareVolume(volume: Volume, context: VolumeContext): Pro
   if (volume.emptyDisk) return prepareEmptyDisk(name, volume.emptyDisk.capacity, context);
   if (volume.hostDisk) return prepareHostDisk(name, volume.hostDisk);
   if (volume.cloudInitNoCloud) {
-    const files = noCloudFiles(name, volume.cloudInitNoCloud, context.identity);
+    const data = await withSecretData(name, volume.cloudInitNoCloud, context.podVolumes);
+    const files = noCloudFiles(name, data, context.identity);
     return prepareIso(name, NOCLOUD_LABEL, files, context);
   }
   if (volume.cloudInitConfigDrive) {
-    const files = configDriveFiles(name, volume.cloudInitConfigDrive, context.identity);
+    const data = await withSecretData(name, volume.cloudInitConfigDrive, context.podVolumes);
+    const files = configDriveFiles(name, data, context.identity);
     return prepareIso(name, CONFIG_DRIVE_LABEL, files, context);
   }
   for (const [source, why] of Object.entries(UNSUPPORTED_SOURCES)) {
@@ -85,33 +90,36 @@ export async function prepareVolume(volume: Volume, context: VolumeContext): Pro
   throw new VmiConversionError("InvalidSpec", `volume ${name} has no source`);
 }
 
+/**
+ * A containerDisk: the image's disk (or the file `path` names), checked to be a regular file inside the
+ * image, pinned in the VM directory, checked to name no other file, then given a qcow2 overlay. The
+ * checks are made on the pinned file because that is what qemu-img and QEMU open.
+ */
 async function prepareContainerDisk(
   name: string,
   source: NonNullable<Volume["containerDisk"]>,
   context: VolumeContext,
 ): Promise<PreparedDisk> {
   const image = await context.images.resolve(source.image);
-  let base = image.disk;
-  let format: DiskFormat | undefined = image.diskFormat;
-  if (source.path !== undefined) {
-    if (image.root === undefined) {
-      throw new VmiConversionError(
-        "InvalidImage",
-        `volume ${name}: ${source.image} cannot look up path ${source.path}`,
-      );
-    }
-    base = hostPathInImage(source.image, image.root, source.path);
-    format = base === image.disk ? format : undefined;
+  const pathInImage =
+    source.path === undefined ? image.disk : canonicalPathInImage(source.image, source.path);
+  if (pathInImage === undefined) {
+    throw new VmiConversionError("InvalidImage", `volume ${name}: ${source.image} has no disk (set path)`);
   }
-  if (base === undefined || !(await fileExists(base))) {
-    throw new VmiConversionError(
-      "InvalidImage",
-      `volume ${name}: ${source.image} has no disk${source.path ? ` at ${source.path}` : ""}`,
-    );
+  // The manifest's format belongs to the manifest's disk only; another file's format is read from it.
+  const declared = pathInImage === image.disk ? image.diskFormat : undefined;
+  const { path: pinned } = await pinImageFile(join(context.vmDir, `${name}.base`), () =>
+    openImageFile({ image: source.image, root: image.root, pathInImage, what: "disk" }),
+  );
+  let format: DiskFormat;
+  try {
+    format = await checkedDiskFormat({ image: source.image, pathInImage, path: pinned, declared });
+  } catch (error) {
+    await rm(pinned, { force: true }); // a refused disk leaves nothing in the VM directory
+    throw error;
   }
-  const pinnedBase = await pinImageFile(base, join(context.vmDir, `${name}.base`));
   const overlay = join(context.vmDir, `${name}.qcow2`);
-  await createQcow2Overlay(pinnedBase, format ?? (await detectDiskFormat(base)), overlay);
+  await createQcow2Overlay(pinned, format, overlay);
   return { volumeName: name, path: overlay, format: "qcow2", readOnly: false, device: "disk" };
 }
 

@@ -76,6 +76,11 @@ describe("decide: starting", () => {
     assert.equal(vmiAfter.status?.reason, "KvmUnavailable");
     const ready = vmiAfter.status?.conditions?.find((c) => c.type === "Ready");
     assert.equal(ready?.message, "no kvm");
+    const failure = vmiAfter.status?.conditions?.find((c) => c.type === "Failure");
+    assert.deepEqual(
+      [failure?.status, failure?.reason, failure?.message],
+      ["True", "KvmUnavailable", "no kvm"],
+    );
   });
 
   test("a defined domain that never ran is started, not defined again", () => {

@@ -7,7 +7,13 @@ import { ShutoffReason } from "../../libvirt/index.js";
 import { type Frozen, mutableCopy } from "../../runtime/index.js";
 import { type DomainFacts, isActive } from "../domain/observed-domain.js";
 import type { Vmi } from "../kinds.js";
-import { type FinalOutcome, finalStatus, outcomeOfStoppedDomain, runningStatus } from "./vmi-status.js";
+import {
+  type FinalOutcome,
+  finalStatus,
+  outcomeOfStoppedDomain,
+  runningStatus,
+  setCondition,
+} from "./vmi-status.js";
 
 /** The finalizer virt-handler holds on a VMI while its domain may exist (KubeVirt's name). */
 export const HANDLER_FINALIZER = FINALIZERS.vmController;
@@ -94,7 +100,11 @@ export function cannotStart(
   now: number,
 ): Decision {
   const outcome: FinalOutcome = { phase: "Failed", reason: why.reason, message: why.message };
-  return { kind: "finish", vmi: withoutFinalizer(vmi, finalStatus(vmi, outcome, now)), cleanupFirst: true };
+  const status = finalStatus(vmi, outcome, now);
+  // As virt-controller reports a spec it cannot render: the Failure condition carries the reason.
+  const failure = { type: "Failure", status: "True", reason: why.reason, message: why.message } as const;
+  status.conditions = setCondition(status.conditions, failure, now);
+  return { kind: "finish", vmi: withoutFinalizer(vmi, status), cleanupFirst: true };
 }
 
 /** The VMI was deleted or its launcher pod went away: shut the guest down, then finish. */

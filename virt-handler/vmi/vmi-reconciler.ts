@@ -31,8 +31,11 @@ export interface VmiReconcilerOptions {
   readonly connection: Connection;
   readonly factory: VmiDomainFactory;
   readonly lifecycle: DomainLifecycle;
-  /** Whether (and how) VMIs may start now: KVM, or emulation when the configuration allows it. */
-  readonly permission: () => RunPermission;
+  /**
+   * Whether (and how) this VMI may start now: KVM, or emulation when the configuration allows it;
+   * never while it uses a field whose feature gate is off.
+   */
+  readonly permission: (vmi: Frozen<Vmi>) => RunPermission;
   /** The VMI with KubeVirt's defaults for the current cluster configuration. */
   readonly withDefaults: (vmi: Frozen<Vmi>) => Vmi;
   readonly events: EventRecorder;
@@ -127,7 +130,7 @@ export class VmiReconciler {
       vmi,
       domain: observed?.facts,
       launcher: anchored ? await launcherState(vmi, this.#options.launcher) : ("present" as const),
-      permission: this.#options.permission(),
+      permission: this.#options.permission(vmi),
       shutdownRequestedAt: this.#shutdowns.get(vmi.metadata?.uid ?? ""),
       now: this.#options.clock.now(),
     };

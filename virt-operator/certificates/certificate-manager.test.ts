@@ -40,6 +40,8 @@ const LEAVES = [
   CERTIFICATE_SECRETS.apiServer,
   CERTIFICATE_SECRETS.handlerServer,
   CERTIFICATE_SECRETS.handlerClient,
+  CERTIFICATE_SECRETS.controllerServer,
+  CERTIFICATE_SECRETS.operatorServer,
 ];
 const ALL = [CERTIFICATE_SECRETS.ca, ...LEAVES];
 const secretResource = MANAGED_KINDS.find((kind) => kind.resource.kind === "Secret")?.resource;
@@ -111,7 +113,7 @@ describe("CertificateManager", () => {
     );
   }
 
-  test("the first pass issues the CA and, signed by it, virt-api's and virt-handler's certificates", async () => {
+  test("the first pass issues the CA and, signed by it, virt-api's, virt-handler's, virt-controller's and its own certificates", async () => {
     const issuedAt = clock.now();
     first = await manager.ensure(NAMESPACE, signal);
     assert.deepEqual(
@@ -144,6 +146,16 @@ describe("CertificateManager", () => {
         commonName: VIRT_API_CLIENT_COMMON_NAME,
         usage: "clientAuth",
         dnsNames: [],
+      },
+      [CERTIFICATE_SECRETS.controllerServer]: {
+        commonName: "virt-controller",
+        usage: "serverAuth",
+        dnsNames: ["virt-controller", "virt-controller.kubevirt.pod.cluster.local"],
+      },
+      [CERTIFICATE_SECRETS.operatorServer]: {
+        commonName: "virt-operator",
+        usage: "serverAuth",
+        dnsNames: ["virt-operator", "virt-operator.kubevirt.pod.cluster.local"],
       },
     };
     for (const name of LEAVES) {
@@ -228,6 +240,19 @@ describe("CertificateManager", () => {
     );
     assert.equal(mutual.serverAuthorizedClient, true);
     assert.equal(mutual.clientName, VIRT_API_CLIENT_COMMON_NAME);
+
+    // A scraper of https://POD:8443/metrics verifies virt-controller's and the operator's
+    // serving certificates against the CA bundle.
+    for (const [name, component] of [
+      [CERTIFICATE_SECRETS.controllerServer, "virt-controller"],
+      [CERTIFICATE_SECRETS.operatorServer, "virt-operator"],
+    ] as const) {
+      const metricsServing = await secret(name);
+      await handshake(
+        { cert: metricsServing.certPem, key: metricsServing.keyPem },
+        { ca: first.caBundlePem, servername: `${component}.kubevirt.pod.cluster.local` },
+      );
+    }
   });
 
   test("a pass with nothing due writes nothing", async () => {

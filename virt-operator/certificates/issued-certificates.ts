@@ -1,8 +1,9 @@
 /**
  * What the operator issues, and into which Secret (KubeVirt's names, runtime/tls/tls-material.ts):
- * one CA, and three certificates it signs. Every Secret's `ca.crt` is the CA bundle: virt-api
+ * one CA, and the certificates it signs. Every Secret's `ca.crt` is the CA bundle: virt-api
  * and virt-handler verify each other against it, the API server verifies virt-api against the
- * same bundle in the APIService's and the webhooks' caBundle.
+ * same bundle in the APIService's and the webhooks' caBundle, and a scraper verifies every
+ * component's https://POD:8443/metrics against it.
  */
 import { CERTIFICATE_SECRETS, VIRT_API_CLIENT_COMMON_NAME } from "../../runtime/tls/tls-material.js";
 import type { CertificateRequest as X509Request } from "../../runtime/tls/x509.js";
@@ -59,5 +60,23 @@ export function issuedCertificates(namespace: string): IssuedCertificate[] {
       purpose: "virt-api-client",
       request: { commonName: VIRT_API_CLIENT_COMMON_NAME, usage: "clientAuth", dnsNames: [] },
     },
+    // The metrics servers of virt-controller and of the operator itself. Issued here, with the
+    // others and before any strategy object is applied, rather than by the strategy: the
+    // operator's own Deployment is not in it. A scraper dials pods by IP and checks the chain;
+    // the names are KubeVirt's, for one that checks them too.
+    metricsCertificate(CERTIFICATE_SECRETS.controllerServer, "virt-controller", namespace),
+    metricsCertificate(CERTIFICATE_SECRETS.operatorServer, "virt-operator", namespace),
   ];
+}
+
+function metricsCertificate(secretName: string, component: string, namespace: string): IssuedCertificate {
+  return {
+    secretName,
+    purpose: `${component}-server`,
+    request: {
+      commonName: component,
+      usage: "serverAuth",
+      dnsNames: [component, `${component}.${namespace}.pod.cluster.local`],
+    },
+  };
 }

@@ -158,6 +158,7 @@ describe("the operator bundle", () => {
           containers: {
             image: string;
             env: unknown[];
+            ports: unknown[];
             readinessProbe: { httpGet: unknown };
           }[];
         };
@@ -175,7 +176,9 @@ describe("the operator bundle", () => {
       { name: "POD_NAMESPACE", valueFrom: { fieldRef: { fieldPath: "metadata.namespace" } } },
       { name: "POD_IP", valueFrom: { fieldRef: { fieldPath: "status.podIP" } } },
     ]);
-    assert.deepEqual(container.readinessProbe.httpGet, { path: "/readyz", port: 8443 });
+    // Probed on the plain health port; its /metrics is HTTPS on KubeVirt's 8443.
+    assert.deepEqual(container.readinessProbe.httpGet, { path: "/readyz", port: 8081 });
+    assert.deepEqual(container.ports, [{ name: "metrics", containerPort: 8443 }]);
   });
 
   test("the bindings give the roles to the operator's account", () => {

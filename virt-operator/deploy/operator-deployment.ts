@@ -1,9 +1,10 @@
+import { KUBEVIRT_SERVICE_ACCOUNTS } from "../../api/index.js";
 import { componentSelector, fieldEnv, httpGetProbe, metricsPort } from "../strategy/container-parts.js";
 import { preferSpreadOverNodes } from "../strategy/node-placement.js";
 import { COMPONENT_LABEL } from "../strategy/object-metadata.js";
 
 export const VIRT_OPERATOR = "virt-operator";
-export const OPERATOR_SERVICE_ACCOUNT = "kubevirt-operator";
+export const OPERATOR_SERVICE_ACCOUNT = KUBEVIRT_SERVICE_ACCOUNTS.operator;
 
 /**
  * The virt-operator Deployment: two leader-elected replicas. Its image is also what it installs
@@ -42,11 +43,13 @@ export function renderOperatorDeployment(options: {
               env: [
                 { name: "VIRT_OPERATOR_IMAGE", value: options.image },
                 fieldEnv("POD_NAMESPACE", "metadata.namespace"),
-                // Its health server binds the pod IP, as virt-controller's does.
+                // Its health and metrics servers bind the pod IP, as virt-controller's do.
                 fieldEnv("POD_IP", "status.podIP"),
               ],
+              // https://POD:8443/metrics with kubevirt-operator-certs, which it issues itself.
               ports: [metricsPort()],
-              // Plain HTTP on 8443, runtime's health server: /readyz once its caches synced.
+              // runtime's health server, plain HTTP on its own port: /readyz once its caches
+              // synced, whether or not its certificate exists yet.
               readinessProbe: httpGetProbe("/readyz", { timeoutSeconds: 10 }),
               livenessProbe: httpGetProbe("/healthz", { initialDelaySeconds: 15, timeoutSeconds: 10 }),
               resources: { requests: { cpu: "10m", memory: "150Mi" } },

@@ -1,3 +1,4 @@
+import { CERTIFICATE_SECRETS } from "../../runtime/tls/tls-material.js";
 import { MANAGED_KINDS } from "../kubevirt/managed-kinds.js";
 import { COORDINATION_GROUP, CORE_GROUP, KUBEVIRT_GROUP, type PolicyRule } from "../strategy/policy-rule.js";
 
@@ -56,7 +57,16 @@ export const OPERATOR_CLUSTER_RULES: readonly PolicyRule[] = [
   },
 ];
 
-/** In the operator's namespace only: its leader election Lease. */
+/** In the operator's namespace only: its leader election Lease and its serving certificate. */
 export const OPERATOR_NAMESPACE_RULES: readonly PolicyRule[] = [
   { apiGroups: [COORDINATION_GROUP], resources: ["leases"], verbs: ["get", "create", "update"] },
+  {
+    // main.ts metrics: its metrics server follows the certificate it issues for itself, pinned by
+    // name as the components' are. The Secret rule of managedKindRules() covers it today; this
+    // one says why the operator reads it, and keeps it readable if that rule is ever narrowed.
+    apiGroups: [CORE_GROUP],
+    resources: ["secrets"],
+    verbs: ["list", "watch"],
+    resourceNames: [CERTIFICATE_SECRETS.operatorServer],
+  },
 ];

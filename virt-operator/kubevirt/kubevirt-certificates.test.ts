@@ -30,6 +30,8 @@ const LEAVES = [
   CERTIFICATE_SECRETS.apiServer,
   CERTIFICATE_SECRETS.handlerServer,
   CERTIFICATE_SECRETS.handlerClient,
+  CERTIFICATE_SECRETS.controllerServer,
+  CERTIFICATE_SECRETS.operatorServer,
 ];
 
 describe("virt-operator's KubeVirt reconciler: certificates", () => {
@@ -62,10 +64,10 @@ describe("virt-operator's KubeVirt reconciler: certificates", () => {
       metadata: { name: "kubevirt", namespace: TEST_NAMESPACE },
       spec: {},
     });
-    // The test strategy's six objects and the four certificate Secrets.
+    // The test strategy's six objects and the six certificate Secrets (the CA and LEAVES).
     await eventually("every object installed, the CR Deploying", async () =>
       (await cluster.kubevirt())?.status?.phase === "Deploying" &&
-      (await cluster.managedObjects()).size === 10
+      (await cluster.managedObjects()).size === 6 + 1 + LEAVES.length
         ? true
         : undefined,
     );
@@ -86,7 +88,7 @@ describe("virt-operator's KubeVirt reconciler: certificates", () => {
       .sort((left, right) => eventOrder(left) - eventOrder(right));
     const issued = events.filter((event) => event.reason === "CertificateIssued");
     const firstCreate = events.findIndex((event) => event.reason === "SuccessfulCreate");
-    assert.equal(issued.length, 4, events.map((event) => event.message).join("\n"));
+    assert.equal(issued.length, 1 + LEAVES.length, events.map((event) => event.message).join("\n"));
     assert.ok(firstCreate > events.indexOf(issued.at(-1) as CoreEvent), "issued before anything is applied");
 
     const metric = operator.manager.registry.getSingleMetric("controller_runtime_reconcile_total") as Counter;

@@ -1,3 +1,4 @@
+import { DEFAULT_HEALTH_PORT, DEFAULT_METRICS_PORT } from "../../runtime/index.js";
 import type { RenderContext } from "./render-context.js";
 
 /**
@@ -6,8 +7,13 @@ import type { RenderContext } from "./render-context.js";
  * compares the rendered fields with the live object's.
  */
 
-/** The port of the components' /healthz, /readyz and /metrics (plain HTTP, runtime's health server). */
-export const HEALTH_PORT = 8443;
+/**
+ * The port of the components' /healthz and /readyz: plain HTTP (runtime's health server), so a
+ * probe needs no certificate. Their flags' default (runtime/cli/serving-options.ts).
+ */
+export const HEALTH_PORT = DEFAULT_HEALTH_PORT;
+/** The port of the components' /metrics: HTTPS only, with their serving certificate (KubeVirt's 8443). */
+export const METRICS_PORT = DEFAULT_METRICS_PORT;
 
 /** An environment variable from the downward API (`metadata.namespace`, `status.podIP`, `spec.nodeName`). */
 export function fieldEnv(name: string, fieldPath: string): Record<string, unknown> {
@@ -27,9 +33,9 @@ export function httpsGetProbe(
   return { httpGet: { path, port, scheme: "HTTPS" }, ...extra };
 }
 
-/** The health and metrics port, named as KubeVirt names it, for Services and scrapers. */
+/** The HTTPS metrics port, named as KubeVirt names it, for Services and scrapers. */
 export function metricsPort(): Record<string, unknown> {
-  return { name: "metrics", containerPort: HEALTH_PORT };
+  return { name: "metrics", containerPort: METRICS_PORT };
 }
 
 /** The CR's pull policy on a container, when it gives one. */

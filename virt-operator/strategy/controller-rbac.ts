@@ -1,3 +1,4 @@
+import { CERTIFICATE_SECRETS } from "../../runtime/tls/tls-material.js";
 import {
   COORDINATION_GROUP,
   CORE_GROUP,
@@ -65,6 +66,15 @@ const namespaced: PolicyRule[] = [
     apiGroups: [COORDINATION_GROUP],
     resources: ["leases"],
     verbs: ["get", "create", "update"],
+  },
+  {
+    // main.ts metrics: runtime/manager/metrics-server.ts serves /metrics with its certificate,
+    // which runtime/tls/secret-tls-source.ts follows with an informer pinned by
+    // `fieldSelector=metadata.name=` (list, watch), which RBAC authorizes against resourceNames.
+    apiGroups: [CORE_GROUP],
+    resources: ["secrets"],
+    verbs: ["list", "watch"],
+    resourceNames: [CERTIFICATE_SECRETS.controllerServer],
   },
 ];
 

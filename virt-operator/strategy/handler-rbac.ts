@@ -4,7 +4,7 @@ import { HANDLER_SERVICE_ACCOUNT } from "./service-accounts.js";
 
 /**
  * virt-handler's permissions: exactly the calls virt-handler/ makes. It is not leader-elected
- * (one per node); in the install namespace it reads its console server's certificate only.
+ * (one per node); in the install namespace it reads its serving certificate only.
  */
 
 const cluster: PolicyRule[] = [
@@ -51,9 +51,10 @@ const cluster: PolicyRule[] = [
 
 const namespaced: PolicyRule[] = [
   {
-    // main.ts serveConsoles: runtime/tls/secret-tls-source.ts follows the console server's
-    // certificate with an informer pinned by `fieldSelector=metadata.name=` (list, watch), which
-    // RBAC authorizes against resourceNames: no other Secret is readable.
+    // main.ts serveConsoles and the manager's metrics server: runtime/tls/secret-tls-source.ts
+    // follows the serving certificate of both with an informer pinned by
+    // `fieldSelector=metadata.name=` (list, watch), which RBAC authorizes against resourceNames:
+    // no other Secret is readable.
     apiGroups: [CORE_GROUP],
     resources: ["secrets"],
     verbs: ["list", "watch"],

@@ -61,7 +61,7 @@ describe("strategy RBAC", () => {
     }
   });
 
-  test("virt-controller: VMs, VMIs and launcher pods, its Lease in its namespace only, nothing of nodes or RBAC", () => {
+  test("virt-controller: VMs, VMIs and launcher pods, its Lease and its certificate in its namespace only, nothing of nodes or RBAC", () => {
     const cluster = rulesOf("ClusterRole", "kubevirt-controller");
     for (const verb of ["list", "watch", "create", "update", "delete"]) {
       assert.ok(allows(cluster, "kubevirt.io", "virtualmachineinstances", verb), verb);
@@ -74,8 +74,15 @@ describe("strategy RBAC", () => {
       !cluster.some((rule) => rule.apiGroups.includes("coordination.k8s.io")),
       "leases only in a Role",
     );
+    assert.ok(!cluster.some((rule) => rule.resources.includes("secrets")), "no Secret cluster-wide");
     assert.deepEqual(rulesOf("Role", "kubevirt-controller"), [
       { apiGroups: ["coordination.k8s.io"], resources: ["leases"], verbs: ["get", "create", "update"] },
+      {
+        apiGroups: [""],
+        resources: ["secrets"],
+        verbs: ["list", "watch"],
+        resourceNames: [CERTIFICATE_SECRETS.controllerServer],
+      },
     ]);
   });
 
@@ -97,6 +104,18 @@ describe("strategy RBAC", () => {
         resourceNames: [CERTIFICATE_SECRETS.handlerServer],
       },
     ]);
+  });
+
+  test("virt-handler cannot get or list Secrets: the ones VMIs reference come through launcher pods' volumes", () => {
+    const rules = [...rulesOf("ClusterRole", "kubevirt-handler"), ...rulesOf("Role", "kubevirt-handler")];
+    assert.ok(!allows(rules, "", "secrets", "get"), "no get of any Secret");
+    for (const rule of rules.filter((candidate) => candidate.resources.includes("secrets"))) {
+      assert.deepEqual(rule.resourceNames, [CERTIFICATE_SECRETS.handlerServer], "only its own certificate");
+    }
+    assert.ok(
+      !allows(rulesOf("ClusterRole", "kubevirt-handler"), "", "secrets", "list"),
+      "no list cluster-wide",
+    );
   });
 
   test("virt-api: access reviews, start/stop of VMs, VMIs read and patched; pods, the KubeVirt CR and its two Secrets in its namespace only", () => {

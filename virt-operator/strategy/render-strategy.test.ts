@@ -198,8 +198,10 @@ describe("renderStrategy: the workloads", () => {
     assert.deepEqual(container.env, [
       { name: "POD_IP", valueFrom: { fieldRef: { fieldPath: "status.podIP" } } },
     ]);
-    assert.deepEqual(container.readinessProbe?.httpGet, { path: "/readyz", port: 8443 });
-    assert.deepEqual(container.livenessProbe?.httpGet, { path: "/healthz", port: 8443 });
+    // Probes on the plain health port; metrics on KubeVirt's 8443, over HTTPS only.
+    assert.deepEqual(container.readinessProbe?.httpGet, { path: "/readyz", port: 8081 });
+    assert.deepEqual(container.livenessProbe?.httpGet, { path: "/healthz", port: 8081 });
+    assert.deepEqual((container as { ports?: unknown }).ports, [{ name: "metrics", containerPort: 8443 }]);
     assert.equal(container.imagePullPolicy, undefined, "no policy in the CR: the API server's default");
   });
 
@@ -233,11 +235,14 @@ describe("renderStrategy: the workloads", () => {
     assert.equal(hostPaths["/var/run/libvirt"] !== undefined, true);
     assert.equal(hostPaths["/dev/kvm"], "", 'type "": nodes without KVM still run virt-handler');
     assert.equal(hostPaths["/var/lib/kubevirt-ts"] !== undefined, true);
+    assert.equal(hostPaths["/var/lib/kubelet/pods"], "", "launcher pods' secret volumes are read there");
+    const kubeletPods = container.volumeMounts.find((mount) => mount.mountPath === "/var/lib/kubelet/pods");
+    assert.equal((kubeletPods as { readOnly?: boolean } | undefined)?.readOnly, true);
     for (const mount of container.volumeMounts) {
       const volume = volumes.find((candidate) => candidate.name === mount.name);
       assert.equal(mount.mountPath, volume?.hostPath.path, `${mount.name} is mounted at its host path`);
     }
-    assert.deepEqual(container.readinessProbe?.httpGet, { path: "/readyz", port: 8443 });
+    assert.deepEqual(container.readinessProbe?.httpGet, { path: "/readyz", port: 8081 });
     assert.deepEqual((container as { ports?: unknown }).ports, [
       { name: "metrics", containerPort: 8443 },
       { name: "console", containerPort: 8186 },

@@ -52,15 +52,18 @@ export function renderVirtControllerDeployment(context: RenderContext): ManagedO
                 context.namespace,
                 "--launcher-image",
                 componentImage(context, VIRT_LAUNCHER),
-                // The health server listens on 0.0.0.0 unless told otherwise: components bind
-                // their pod IP (two replicas never collide on the dev cluster's shared loopback).
+                // The health and metrics servers listen on 0.0.0.0 unless told otherwise:
+                // components bind their pod IP (two replicas never collide on the dev cluster's
+                // shared loopback).
                 "--address",
                 "$(POD_IP)",
               ],
               env: [fieldEnv("POD_IP", "status.podIP")],
+              // https://POD:8443/metrics with kubevirt-controller-certs, once virt-operator issued it.
               ports: [metricsPort()],
-              // runtime/manager/health-server.ts: /readyz is 200 once the informer caches synced
-              // (on every replica, leader or not), /healthz while the manager runs.
+              // runtime/manager/health-server.ts, plain HTTP on its own port: /readyz is 200 once
+              // the informer caches synced (on every replica, leader or not), /healthz while the
+              // manager runs; neither waits for the certificate.
               readinessProbe: httpGetProbe("/readyz", { timeoutSeconds: 10 }),
               livenessProbe: httpGetProbe("/healthz", { initialDelaySeconds: 15, timeoutSeconds: 10 }),
               resources: { requests: { cpu: "10m", memory: "150Mi" } },

@@ -27,11 +27,15 @@ const HOST_PATHS = [
   // KVM, for the boot probe of node/kvm-detection.ts. Type "" checks nothing, so a node without
   // KVM still runs virt-handler (its VMs then need useEmulation).
   { name: "kvm", path: "/dev/kvm", type: "" },
-  // --state-dir (/var/lib/kubevirt-ts/<node>: per-VM overlays, cloud-init disks) and
+  // --state-dir (/var/lib/kubevirt-ts/vms: per-VM overlays, cloud-init disks) and
   // --image-store (/var/lib/kubevirt-ts/images): files QEMU opens by these paths.
   { name: "kubevirt-ts-state", path: "/var/lib/kubevirt-ts", type: "DirectoryOrCreate" },
   // The host kernels node/kvm-boot-probe.ts boots under KVM to prove that KVM works.
   { name: "boot", path: "/boot", type: "", readOnly: true },
+  // The kubelet's pod directories: virt-handler reads the Secrets a VMI references (cloud-init
+  // secretRef) from its launcher pod's secret volumes there, as KubeVirt's handler does, and so
+  // needs no right to read Secrets (--kubelet-pods-dir).
+  { name: "kubelet-pods", path: "/var/lib/kubelet/pods", type: "", readOnly: true },
 ] as const;
 
 /**
@@ -67,7 +71,7 @@ export function renderVirtHandlerDaemonSet(context: RenderContext): ManagedObjec
               name: VIRT_HANDLER,
               image: componentImage(context, VIRT_HANDLER),
               ...pullPolicy(context),
-              // --listen-address defaults to $POD_IP; --node-name to $NODE_NAME.
+              // --address defaults to $POD_IP; --node-name to $NODE_NAME.
               args: ["--namespace", context.namespace],
               env: [
                 fieldEnv("NODE_NAME", "spec.nodeName"),

@@ -1,10 +1,12 @@
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Frozen } from "../../../runtime/index.js";
+import type { Clock, Frozen } from "../../../runtime/index.js";
 import type { CachedPod, Volume } from "../kinds.js";
 import type { PodNetworkAttachment } from "../network/pod-network.js";
 import type { ConfigSources } from "./container-config.js";
 import { fieldRefValue } from "./field-ref.js";
+import { nodeHostPath } from "./host-path.js";
+import { invalidPayloadPath, writeVolumePayload } from "./volume-payload.js";
 
 /** A volume cannot be set up (kubelet's FailedMount): containers wait in ContainerCreating. */
 export class VolumeError extends Error {
@@ -21,26 +23,43 @@ export interface PreparedVolumes {
 export interface VolumeContext {
   pod: CachedPod;
   podDir: string;
+  /** The agent's kubelet directory (its data dir): what hostPaths under /var/lib/kubelet are. */
+  kubeletRoot: string;
   network: PodNetworkAttachment;
   /** The agent's service-account directory: what a projected token volume maps to. */
   serviceAccountDir: string | undefined;
   sources: ConfigSources;
+  clock: Clock;
 }
 
 /**
  * Lays the pod's volumes out on the host as kubelet does, under
- * `pods/<uid>/volumes/kubernetes.io~<plugin>/<name>`; hostPath volumes are the host path itself.
- * ConfigMap, Secret and downward API volumes are written once per pod start (not kept in sync).
+ * `pods/<uid>/volumes/kubernetes.io~<plugin>/<name>`; hostPath volumes are the host path itself
+ * (under /var/lib/kubelet: the agent's own directory, host-path.ts). ConfigMap, Secret and
+ * downward API volumes are written once per pod start (not kept in sync), with kubelet's
+ * atomic-writer links (volume-payload.ts). A volume that cannot be set up fails with kubelet's
+ * message, and the pod waits in ContainerCreating until a retry succeeds.
  */
 export async function preparePodVolumes(context: VolumeContext): Promise<PreparedVolumes> {
   const paths = new Map<string, string>();
   const unsupported: string[] = [];
   for (const volume of context.pod.spec?.volumes ?? []) {
-    const path = await prepareVolume(volume, context);
+    const path = await mountVolume(volume, context);
     if (path === undefined) unsupported.push(volume.name);
     else paths.set(volume.name, path);
   }
   return { paths, unsupported };
+}
+
+async function mountVolume(volume: Frozen<Volume>, context: VolumeContext): Promise<string | undefined> {
+  try {
+    return await prepareVolume(volume, context);
+  } catch (error) {
+    if (!(error instanceof VolumeError)) throw error;
+    throw new VolumeError(`MountVolume.SetUp failed for volume "${volume.name}" : ${error.message}`, {
+      cause: error,
+    });
+  }
 }
 
 async function prepareVolume(volume: Frozen<Volume>, context: VolumeContext): Promise<string | undefined> {
@@ -51,7 +70,12 @@ async function prepareVolume(volume: Frozen<Volume>, context: VolumeContext): Pr
     mkdirSync(dir, { recursive: true });
     return dir;
   }
-  if (volume.hostPath) return prepareHostPath(volume.hostPath.path, volume.hostPath.type ?? "");
+  if (volume.hostPath) {
+    return prepareHostPath(
+      nodeHostPath(volume.hostPath.path, context.kubeletRoot),
+      volume.hostPath.type ?? "",
+    );
+  }
   if (volume.projected?.sources?.some((source) => source.serviceAccountToken)) {
     // The admission-injected kube-api-access volume: token, ca.crt and namespace.
     return context.serviceAccountDir;
@@ -65,14 +89,12 @@ async function prepareVolume(volume: Frozen<Volume>, context: VolumeContext): Pr
       : volume.downwardAPI
         ? "downward-api"
         : "projected";
-  const dir = pluginDir(plugin);
-  rmSync(dir, { recursive: true, force: true });
-  for (const [relative, content] of files) {
-    const path = join(dir, relative);
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, content);
+  for (const relative of files.keys()) {
+    const invalid = invalidPayloadPath(relative);
+    if (invalid !== undefined) throw new VolumeError(invalid);
   }
-  mkdirSync(dir, { recursive: true });
+  const dir = pluginDir(plugin);
+  writeVolumePayload(dir, files, new Date(context.clock.now()));
   return dir;
 }
 

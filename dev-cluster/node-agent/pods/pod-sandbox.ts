@@ -73,9 +73,11 @@ export class PodSandbox {
       this.#volumes = await preparePodVolumes({
         pod,
         podDir: this.podDir,
+        kubeletRoot: this.#deps.kubeletRoot,
         network,
         serviceAccountDir: this.#serviceAccount?.dir,
         sources,
+        clock: this.#deps.clock,
       });
       if (this.#volumes.unsupported.length > 0) {
         this.#deps.log.warn(

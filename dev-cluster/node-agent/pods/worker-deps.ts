@@ -10,6 +10,8 @@ import type { BackOffPolicy } from "./back-off.js";
 /** What every pod worker shares: the node's parts, passed in once by the agent. */
 export interface WorkerDeps {
   store: RecordStore;
+  /** The agent's kubelet directory (its data dir): a hostPath under /var/lib/kubelet is found there. */
+  kubeletRoot: string;
   network: PodNetwork;
   /** Root of `pods/<ns>_<name>_<uid>/<container>/<n>.log`. */
   logsRoot: string;

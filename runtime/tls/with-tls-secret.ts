@@ -1,8 +1,8 @@
-// The console server together with the Secret watch that feeds it its certificate: the watch
-// starts first, so the server warns about a missing certificate only once the Secret was read and
-// found missing, and it stops last.
-import type { Runnable } from "../../runtime/index.js";
-import type { SecretTlsSource } from "../../runtime/tls/secret-tls-source.js";
+// A server together with the Secret watch that feeds it its certificate: the watch starts first,
+// so the server warns about a missing certificate only once the Secret was read and found missing
+// (or could not be read yet), and it stops last.
+import type { Runnable } from "../manager/runnable.js";
+import type { SecretTlsSource } from "./secret-tls-source.js";
 
 export function withTlsSecret(server: Runnable, tls: SecretTlsSource): Runnable {
   return {

@@ -1,0 +1,96 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { defaultVirtualMachineInstanceSpec, KUBEVIRT_DEFAULTS } from "../../api/index.js";
+import type { VirtualMachineInstance } from "../kinds.js";
+import { smallVmiSpec } from "../testing/fixtures.js";
+import { LAUNCHER, renderLauncherPod } from "./launcher-pod.js";
+
+type VmiSpec = VirtualMachineInstance["spec"];
+type Volume = NonNullable<VmiSpec["volumes"]>[number];
+
+function launcherPodOf(volumes: Volume[]) {
+  const spec = smallVmiSpec();
+  const withVolumes: VmiSpec = {
+    ...spec,
+    domain: {
+      ...spec.domain,
+      devices: { disks: volumes.map((volume) => ({ name: volume.name, disk: { bus: "virtio" } })) },
+    },
+    volumes,
+  };
+  const vmi: VirtualMachineInstance = {
+    apiVersion: "kubevirt.io/v1",
+    kind: "VirtualMachineInstance",
+    metadata: { name: "vm1", namespace: "tenant", uid: "0b3c9e5e-0000-4000-8000-000000000001" },
+    spec: withVolumes,
+  };
+  const defaulted = defaultVirtualMachineInstanceSpec(withVolumes, KUBEVIRT_DEFAULTS, "vm1");
+  return renderLauncherPod(vmi, defaulted, { image: "virt-launcher", useEmulation: true });
+}
+
+const compute = (pod: ReturnType<typeof launcherPodOf>) =>
+  pod.spec?.containers.find((container) => container.name === LAUNCHER.container);
+
+describe("launcher pod volumes", () => {
+  test("a containerDisk-only VMI gets no volumes and no mounts", () => {
+    const pod = launcherPodOf([{ name: "containerdisk", containerDisk: { image: "localhost/guest" } }]);
+    assert.equal(pod.spec?.volumes, undefined);
+    assert.equal(compute(pod)?.volumeMounts, undefined);
+  });
+
+  test("cloudInitNoCloud secretRef and networkDataSecretRef: KubeVirt's -udata / -ndata secret volumes and mounts", () => {
+    const pod = launcherPodOf([
+      {
+        name: "cloudinit",
+        cloudInitNoCloud: {
+          secretRef: { name: "user-secret" },
+          networkDataSecretRef: { name: "net-secret" },
+        },
+      },
+    ]);
+    assert.deepEqual(pod.spec?.volumes, [
+      { name: "cloudinit-udata", secret: { secretName: "user-secret" } },
+      { name: "cloudinit-ndata", secret: { secretName: "net-secret" } },
+    ]);
+    const dir = "/var/run/kubevirt-private/secret/cloudinit";
+    assert.deepEqual(compute(pod)?.volumeMounts, [
+      { name: "cloudinit-udata", mountPath: `${dir}/userdata`, subPath: "userdata", readOnly: true },
+      { name: "cloudinit-udata", mountPath: `${dir}/userData`, subPath: "userData", readOnly: true },
+      { name: "cloudinit-ndata", mountPath: `${dir}/networkdata`, subPath: "networkdata", readOnly: true },
+      { name: "cloudinit-ndata", mountPath: `${dir}/networkData`, subPath: "networkData", readOnly: true },
+    ]);
+  });
+
+  test("cloudInitConfigDrive likewise; inline data gets no volume", () => {
+    const pod = launcherPodOf([
+      { name: "cd", cloudInitConfigDrive: { secretRef: { name: "s" }, networkData: "{}" } },
+      { name: "inline", cloudInitNoCloud: { userData: "#cloud-config\n" } },
+    ]);
+    assert.deepEqual(pod.spec?.volumes, [{ name: "cd-udata", secret: { secretName: "s" } }]);
+    assert.deepEqual(
+      compute(pod)?.volumeMounts?.map((mount) => mount.mountPath),
+      ["/var/run/kubevirt-private/secret/cd/userdata", "/var/run/kubevirt-private/secret/cd/userData"],
+    );
+  });
+
+  test("a reference whose pod volume name is no DNS label gets no volume (the pod stays creatable)", () => {
+    const long = "v".repeat(58); // 58 + "-udata" = 64 characters
+    const pod = launcherPodOf([
+      { name: long, cloudInitNoCloud: { secretRef: { name: "s" } } },
+      { name: "Upper", cloudInitNoCloud: { secretRef: { name: "s" } } },
+      { name: "noname", cloudInitNoCloud: { secretRef: {} } },
+      { name: "ok", cloudInitNoCloud: { secretRef: { name: "s" } } },
+    ]);
+    assert.deepEqual(
+      pod.spec?.volumes?.map((volume) => volume.name),
+      ["ok-udata"],
+    );
+  });
+
+  test("the pod is the VMI's: same namespace (its secret volumes can name only that namespace's Secrets)", () => {
+    const pod = launcherPodOf([{ name: "ci", cloudInitNoCloud: { secretRef: { name: "s" } } }]);
+    assert.equal(pod.metadata?.namespace, "tenant");
+    assert.equal(pod.metadata?.ownerReferences?.[0]?.uid, "0b3c9e5e-0000-4000-8000-000000000001");
+    assert.equal(pod.spec?.automountServiceAccountToken, false);
+  });
+});

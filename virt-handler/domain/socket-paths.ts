@@ -1,0 +1,34 @@
+// Unix sockets live in the VM's own directory, `<stateDir>/<uid>/`: QEMU's VNC server listens on
+// `vnc.sock` there. A socket's path must fit sockaddr_un.sun_path (108 bytes on Linux, with the
+// terminating NUL), and QEMU fails a domain whose socket path does not, so a state directory too
+// long for a VMI uid is refused when virt-handler starts, with what to do, instead of failing every
+// VM with graphics. (Moving sockets to a short runtime directory would leave the VM's files in two
+// places to create, confine and remove, and break the running domains of an upgraded handler,
+// whose definitions name the old path.) No user text is in the path: the uid is the API server's.
+import { join } from "node:path";
+
+export const MAX_UNIX_SOCKET_PATH_BYTES = 107;
+export const VNC_SOCKET_NAME = "vnc.sock";
+/** A Kubernetes uid: a UUID in its 36-character text form. */
+export const VMI_UID_LENGTH = 36;
+
+export class StateDirectoryError extends Error {
+  override readonly name = "StateDirectoryError";
+  readonly reason = "StateDirTooLong";
+}
+
+/** The longest socket path a VMI of this state directory gets. */
+export function longestSocketPath(stateDir: string): string {
+  return join(stateDir, "0".repeat(VMI_UID_LENGTH), VNC_SOCKET_NAME);
+}
+
+/** Throws StateDirectoryError when a VM directory's sockets would not fit a unix socket address. */
+export function checkSocketPathsFit(stateDir: string): void {
+  const path = longestSocketPath(stateDir);
+  const bytes = Buffer.byteLength(path);
+  if (bytes <= MAX_UNIX_SOCKET_PATH_BYTES) return;
+  const room = MAX_UNIX_SOCKET_PATH_BYTES - (bytes - Buffer.byteLength(stateDir));
+  throw new StateDirectoryError(
+    `the state directory ${stateDir} is too long: a VM's VNC socket there (${path}) would take ${bytes} bytes, more than the ${MAX_UNIX_SOCKET_PATH_BYTES} a unix socket path can have; set --state-dir (or VIRT_HANDLER_STATE_DIR) to a directory of at most ${room} bytes`,
+  );
+}

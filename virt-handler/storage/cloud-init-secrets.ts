@@ -1,0 +1,167 @@
+// Cloud-init data a VMI keeps in Secrets (`secretRef`, `networkDataSecretRef` of cloudInitNoCloud and
+// cloudInitConfigDrive), read the Kubernetes way: virt-controller gave the launcher pod one secret
+// volume per reference (`<volume>-udata`, `<volume>-ndata`, as KubeVirt names them), the kubelet
+// wrote it on this node with the node's credentials, and it is read here from that pod volume's
+// directory. virt-handler never reads a Secret through the API, and the pod, being in the VMI's
+// namespace, can only have fetched Secrets of that namespace.
+import { constants } from "node:fs";
+import { type FileHandle, open, realpath } from "node:fs/promises";
+import { join, sep } from "node:path";
+import {
+  CLOUD_INIT_SECRET_REFERENCES,
+  type CloudInitSecretReference,
+  cloudInitSecretVolumeName,
+} from "../../api/index.js";
+import { VmiConversionError } from "../converter/conversion-error.js";
+import type { CloudInitData } from "./cloud-init.js";
+
+/** The launcher pod's volumes on this node (vmi/launcher-pod-volumes.ts finds them). */
+export interface LauncherPodVolumes {
+  /**
+   * The directory of the pod's secret volume `podVolumeName`, which the pod's spec must say holds
+   * Secret `secretName` (kubelet's `pods/<uid>/volumes/kubernetes.io~secret/<name>`). Throws a
+   * VmiConversionError when the pod is not known yet or carries no such volume.
+   */
+  secretVolumeDir(podVolumeName: string, secretName: string): string;
+}
+
+/** The inline fields a reference replaces (a source sets one or the other, never both). */
+const INLINE_FIELDS = {
+  secretRef: ["userData", "userDataBase64"],
+  networkDataSecretRef: ["networkData", "networkDataBase64"],
+} as const satisfies Record<CloudInitSecretReference["field"], readonly string[]>;
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** The API server's limit on a Secret: a bigger file is no Secret's key. */
+const MAX_SECRET_BYTES = 1024 * 1024;
+
+/** Where the text of one reference comes from, for messages. */
+interface KeySource {
+  readonly volumeName: string;
+  readonly podVolumeName: string;
+  readonly secretName: string;
+}
+
+/**
+ * `data` with each secret reference replaced by the text it names (userData, networkData), read
+ * from the launcher pod's volume. Data without references is returned as it is.
+ */
+export async function withSecretData(
+  volumeName: string,
+  data: CloudInitData,
+  podVolumes: LauncherPodVolumes | undefined,
+): Promise<CloudInitData> {
+  let resolved = data;
+  for (const reference of CLOUD_INIT_SECRET_REFERENCES) {
+    if (data[reference.field] === undefined) continue;
+    const source = keySourceOf(volumeName, data, reference);
+    if (podVolumes === undefined) {
+      throw new VmiConversionError(
+        "UnsupportedVolume",
+        `volume ${volumeName}: cloud-init ${reference.field} needs the launcher pod's volumes, which this virt-handler was not given`,
+      );
+    }
+    const dir = podVolumes.secretVolumeDir(source.podVolumeName, source.secretName);
+    const text = await readFirstKey(dir, reference.keys, source);
+    resolved = { ...resolved, [INLINE_FIELDS[reference.field][0]]: text };
+    delete resolved[reference.field];
+  }
+  return resolved;
+}
+
+function keySourceOf(
+  volumeName: string,
+  data: CloudInitData,
+  reference: CloudInitSecretReference,
+): KeySource {
+  const secretName = data[reference.field]?.name;
+  if (!secretName) {
+    throw new VmiConversionError("InvalidSpec", `volume ${volumeName}: ${reference.field} has no name`);
+  }
+  const inline = INLINE_FIELDS[reference.field].filter((field) => data[field] !== undefined);
+  if (inline.length > 0) {
+    throw new VmiConversionError(
+      "InvalidSpec",
+      `volume ${volumeName}: set ${reference.field} or ${inline.join(", ")}, not both`,
+    );
+  }
+  const podVolumeName = cloudInitSecretVolumeName(volumeName, reference);
+  if (podVolumeName.length > 63 || !DNS1123_LABEL.test(podVolumeName)) {
+    throw new VmiConversionError(
+      "InvalidSpec",
+      `volume ${volumeName}: with a ${reference.field}, the volume name must be a lower-case DNS label of at most ${62 - reference.suffix.length} characters (its launcher pod volume is ${podVolumeName})`,
+    );
+  }
+  return { volumeName, podVolumeName, secretName };
+}
+
+/** The first of `keys` the volume holds. The kubelet's own symlinks are followed, within the volume only. */
+async function readFirstKey(dir: string, keys: readonly string[], source: KeySource): Promise<string> {
+  let root: string;
+  try {
+    root = await realpath(dir);
+  } catch (error) {
+    if (codeOf(error) !== "ENOENT") throw error;
+    throw new VmiConversionError(
+      "VolumePreparationFailed",
+      `volume ${source.volumeName}: the launcher pod's volume ${source.podVolumeName} (secret "${source.secretName}") is not on this node: ${dir} does not exist`,
+      { cause: error },
+    );
+  }
+  for (const key of keys) {
+    const text = await readKey(root, key, source);
+    if (text !== undefined) return text;
+  }
+  throw new VmiConversionError(
+    "InvalidSpec",
+    `volume ${source.volumeName}: secret "${source.secretName}" has no key ${keys.join(" or ")}`,
+  );
+}
+
+/** The key's text; undefined when the volume has no such file (a directory counts as none). */
+async function readKey(root: string, key: string, source: KeySource): Promise<string | undefined> {
+  // kubelet's atomic writer makes each key a symlink into its `..data` directory: resolve it,
+  // then insist that the file is inside the volume.
+  let target: string;
+  try {
+    target = await realpath(join(root, key));
+  } catch (error) {
+    if (codeOf(error) === "ENOENT") return undefined;
+    throw error;
+  }
+  const what = `volume ${source.volumeName}: key ${key} of secret "${source.secretName}"`;
+  if (!target.startsWith(`${root}${sep}`)) {
+    throw new VmiConversionError(
+      "InvalidSpec",
+      `${what} leads out of its pod volume (to ${target}): refused`,
+    );
+  }
+  let handle: FileHandle;
+  try {
+    // No symlink is left on the resolved path; O_NOFOLLOW refuses one put there since, and
+    // O_NONBLOCK keeps a FIFO from blocking the open.
+    handle = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    throw new VmiConversionError(
+      "VolumePreparationFailed",
+      `${what} changed while it was read: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+  try {
+    const stat = await handle.stat();
+    // The kubelet makes a subPath mount of a key the Secret lacks an empty directory.
+    if (stat.isDirectory()) return undefined;
+    if (!stat.isFile()) throw new VmiConversionError("InvalidSpec", `${what} is not a regular file`);
+    if (stat.size > MAX_SECRET_BYTES) {
+      throw new VmiConversionError("InvalidSpec", `${what} is larger than a Secret can be (1 MiB)`);
+    }
+    return (await handle.readFile()).toString("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+
+function codeOf(error: unknown): string | undefined {
+  return error instanceof Error && "code" in error ? String(error.code) : undefined;
+}
