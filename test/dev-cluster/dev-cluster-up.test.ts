@@ -370,14 +370,22 @@ describe("dev-cluster up with kubectl", { timeout: 180_000 }, () => {
       () => (processesOfNode(nodeName, dataDir).length === 0 ? true : undefined),
       5000,
     );
-    const namespaces = new Set(networkNamespaces());
-    const links = new Set(linkNames());
-    for (const uid of uids) {
-      const names = podNetworkNames(bridge, uid);
-      assert.ok(!namespaces.has(names.netns), `${names.netns} was removed`);
-      assert.ok(!links.has(names.veth), `${names.veth} was removed`);
-    }
-    assert.ok(!links.has(bridge), `the bridge ${bridge} was removed`);
+    // The kernel destroys a veth whose peer's namespace went asynchronously: give it a moment.
+    const leftovers = () => {
+      const namespaces = new Set(networkNamespaces());
+      const links = new Set(linkNames());
+      return [...uids].flatMap((uid) => {
+        const names = podNetworkNames(bridge, uid);
+        return [names.netns, names.veth].filter((name) => namespaces.has(name) || links.has(name));
+      });
+    };
+    await eventually(
+      "the pods' namespaces and veths gone",
+      () => (leftovers().length === 0 ? true : undefined),
+      10_000,
+    ).catch(() => undefined);
+    assert.deepEqual(leftovers(), [], "every pod's namespace and veth was removed");
+    assert.ok(!new Set(linkNames()).has(bridge), `the bridge ${bridge} was removed`);
   });
 
   /** The pods (name → uid) and the local containers' processes, to compare across a restart. */
