@@ -157,7 +157,12 @@ export class RunDomains {
       const domain = this.#connection.findDomainByName(name);
       if (domain === null) continue;
       try {
-        if (domain.isActive()) await domain.destroy();
+        if (domain.isActive()) {
+          await domain.destroy().catch((error: unknown) => {
+            // It stopped (or went) between the look and the destroy: a guest shutting down.
+            if (!LibvirtError.is(error, ErrorCode.OperationInvalid, ErrorCode.NoDomain)) throw error;
+          });
+        }
         await domain.undefine().catch((error: unknown) => {
           if (!LibvirtError.is(error, ErrorCode.NoDomain)) throw error; // a transient one went with destroy
         });

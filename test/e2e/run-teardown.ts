@@ -26,7 +26,10 @@ export async function tearDownRun(run: RunToTearDown): Promise<void> {
   const { stack, kubectl, domains } = run;
   const removed: string[] = [];
   if (stack?.running() && kubectl) {
-    await kubectl.run(["delete", "vm", "--all", "-n", run.namespace, "--wait=false"], { timeoutMs: 20_000 });
+    // VMs first (their VMIs go with them), then VMIs created on their own.
+    await kubectl.run(["delete", "vm,vmi", "--all", "-n", run.namespace, "--wait=false"], {
+      timeoutMs: 20_000,
+    });
     await pollUntil("the run's domains to go", () => (domains?.names().length === 0 ? true : undefined), {
       timeoutMs: 30_000,
     }).catch(() => undefined);
@@ -36,8 +39,11 @@ export async function tearDownRun(run: RunToTearDown): Promise<void> {
     removed.push(...removeNodeLeftovers(stack));
   }
   if (domains) {
-    removed.push(...(await domains.removeAll()));
-    await domains.close();
+    try {
+      removed.push(...(await domains.removeAll()));
+    } finally {
+      await domains.close(); // an open libvirt connection would keep the test process alive
+    }
   }
   if (run.workDir !== "") await rm(run.workDir, { recursive: true, force: true });
   if (removed.length > 0) process.stderr.write(`${run.label} cleanup removed: ${removed.join(", ")}\n`);

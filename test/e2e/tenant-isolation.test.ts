@@ -325,6 +325,31 @@ describe("tenant isolation: nothing a namespace editor writes reaches the node",
     }
   });
 
+  test("names that would climb out of the VM's directory or overflow the node's limits are refused at admission, naming the field", async () => {
+    const traversal = diskVmi("vmi-traversal", {
+      name: "../../../../etc/cron.d/x",
+      emptyDisk: { capacity: "1Mi" },
+    });
+    const refused = await applyAsEditor(traversal);
+    assert.notEqual(refused.code, 0, refused.stdout);
+    assert.match(refused.stderr, /spec\.volumes\[0\]\.name/);
+    const serial = diskVmi("vmi-serial", { name: "scratch", emptyDisk: { capacity: "1Mi" } });
+    (serial.spec.domain.devices.disks[0] as Record<string, unknown>).serial = "a,drive=host,file=/etc/shadow";
+    const refusedSerial = await applyAsEditor(serial);
+    assert.notEqual(refusedSerial.code, 0, refusedSerial.stdout);
+    assert.match(refusedSerial.stderr, /spec\.domain\.devices\.disks\[0\]\.serial/);
+    // A name the API server takes (253 characters) but whose domain name a node cannot hold.
+    const longName = `long-${"n".repeat(240)}`;
+    const refusedLong = await applyAsEditor(
+      diskVmi(longName, { name: "scratch", emptyDisk: { capacity: "1Mi" } }),
+    );
+    assert.notEqual(refusedLong.code, 0, refusedLong.stdout);
+    assert.match(refusedLong.stderr, /metadata\.name.*domain name/);
+    for (const name of ["vmi-traversal", "vmi-serial", longName]) {
+      assert.equal(await objects.vmi(name), undefined, `${name} was not stored`);
+    }
+  });
+
   test("the editor cannot hand its VMI to a node itself: the reserved labels and a stored spec are KubeVirt's", async () => {
     await editor.ok(["apply", "-f", "-", "-n", tenant], {
       input: JSON.stringify({
