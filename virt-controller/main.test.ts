@@ -42,12 +42,15 @@ async function startReplica(kubeconfig: string, identity: string): Promise<Repli
       String(metricsPort),
       "--identity",
       identity,
+      // Short enough for a quick failover, long enough that a busy CI machine (the API server slow
+      // to answer for a second) never makes a healthy leader lose its lease: a replica that loses
+      // it exits, as client-go's do, and this test restarts none but the one it kills.
       "--leader-elect-lease-duration",
-      "1",
+      "4",
       "--leader-elect-renew-deadline",
-      "0.6",
+      "3",
       "--leader-elect-retry-period",
-      "0.1",
+      "0.25",
       "--log-level",
       process.env.TEST_LOG_LEVEL ?? "warn",
     ],
