@@ -5,6 +5,8 @@
  *   import { VirtualMachineKind, type VirtualMachine, defaultVirtualMachine, validateVirtualMachine } from "../api/index.js";
  */
 
+// The runtime's one quantity grammar, re-exported so api/'s public Quantity stays.
+export { Quantity, type QuantityFormat, QuantityParseError } from "../runtime/quantity/quantity.js";
 export {
   ADMISSION_WEBHOOKS,
   type AdmissionWebhook,
@@ -14,7 +16,7 @@ export {
   type WebhookPath,
 } from "./admission/webhook-endpoints.js";
 export { type Condition, ConditionSchema, type ConditionStatus } from "./core/condition.js";
-export { type LabelSelector, labelSelectorMatches } from "./core/label-selector.js";
+export type { LabelSelector } from "./core/label-selector.js";
 export type { ObjectMeta, OwnerReference } from "./core/object-meta.js";
 export { buildCrd, crdName } from "./crd/crd-builder.js";
 export { KUBEVIRT_KINDS } from "./crd/kubevirt-kinds.js";
@@ -37,6 +39,7 @@ export {
   type PrinterColumn,
   VERSION,
 } from "./kind.js";
+export { activeKubeVirt, byKubeVirtAge, type KubeVirtIdentity } from "./kubevirt/active-kubevirt.js";
 export type { KubeVirtConfiguration } from "./kubevirt/configuration.js";
 export {
   enabledFeatureGates,
@@ -63,7 +66,6 @@ export {
   type VirtualMachineInstanceMigration,
   VirtualMachineInstanceMigrationKind,
 } from "./migration/virtual-machine-instance-migration.js";
-export { Quantity, type QuantityFormat, QuantityParseError } from "./quantity/quantity.js";
 export {
   type VirtualMachineInstanceReplicaSet,
   VirtualMachineInstanceReplicaSetKind,

@@ -15,12 +15,19 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { KubeConfig } from "@kubernetes/client-node";
-import type { INode } from "kubernetes-models/v1/Node";
 import type { IPod } from "kubernetes-models/v1/Pod";
 import { pino } from "pino";
 import { startNodes } from "../dev-cluster/nodes/index.js";
 import { startScheduler } from "../dev-cluster/scheduler/index.js";
-import { defineKind, type Frozen, KubeClient, Manager, mutableCopy } from "../runtime/index.js";
+import {
+  type Frozen,
+  KubeClient,
+  Manager,
+  mutableCopy,
+  nodeKind,
+  podKind,
+  wireTime,
+} from "../runtime/index.js";
 import { percentile, reportBenchmark } from "./bench-report.js";
 
 const PODS = 1_000;
@@ -28,7 +35,6 @@ const NODES = 100;
 const CREATE_CONCURRENCY = 8;
 const RUNNING_WORKERS = 8;
 
-const podKind = defineKind<IPod>({ group: "", version: "v1", kind: "Pod", plural: "pods", namespaced: true });
 const log = pino({ level: "warn" });
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -136,9 +142,7 @@ function observe(kubeConfig: KubeConfig) {
     reconcile: async ({ key }) => {
       const pod = pods.get(key);
       if (!pod?.spec?.nodeName || pod.status?.phase === "Running") return;
-      await manager.client
-        .resource(podKind)
-        .updateStatus(running(pod, new Date().toISOString().replace(/\.\d{3}Z$/, "Z")));
+      await manager.client.resource(podKind).updateStatus(running(pod, wireTime(Date.now())));
     },
   });
   kwok.watch(pods);
@@ -152,14 +156,6 @@ async function waitFor(what: string, done: () => boolean, timeoutMs: number): Pr
     await pause(10);
   }
 }
-
-const nodeKind = defineKind<INode>({
-  group: "",
-  version: "v1",
-  kind: "Node",
-  plural: "nodes",
-  namespaced: false,
-});
 
 async function waitForReadyNodes(client: KubeClient): Promise<void> {
   const deadline = Date.now() + 60_000;

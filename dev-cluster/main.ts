@@ -4,7 +4,8 @@ import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
 import { Command, InvalidArgumentError } from "commander";
-import { type Logger, pino } from "pino";
+import type { Logger } from "pino";
+import { componentLogger } from "../runtime/index.js";
 import { DeferredPodLogs } from "./apiserver/deferred-pod-logs.js";
 import { startDevApiServer } from "./apiserver/dev-api-server.js";
 import { startWorkloadControllers } from "./controllers/workload-controllers.js";
@@ -162,7 +163,7 @@ program
     "image map of the node agent (which program runs which image); default: the launcher only",
   )
   .action(async (options: UpOptions) => {
-    const log = pino({ name: "dev-cluster", level: process.env.LOG_LEVEL ?? "info" });
+    const log = componentLogger({ name: "dev-cluster", level: process.env.LOG_LEVEL ?? "info" });
     let started: Stoppable[];
     try {
       started = await up(options, log);

@@ -43,9 +43,11 @@ export type {
 } from "./client/write-options.js";
 export { Backoff, type BackoffOptions } from "./clock/backoff.js";
 export { type Clock, sleep, systemClock } from "./clock/clock.js";
+export { microTime, parseWireTime, wireTime, wireTimeMillis } from "./clock/wire-time.js";
 export { Controller, type ControllerOptions } from "./controller/controller.js";
 export { controllerOwnerKey, type KeyMapper, ownKey } from "./controller/enqueue-mappers.js";
 export { Expectations, type ExpectationsOptions } from "./controller/expectations.js";
+export { OwnWrites } from "./controller/own-writes.js";
 export {
   type Reconcile,
   type ReconcileOutcome,
@@ -53,6 +55,7 @@ export {
   type ReconcileResult,
   TerminalError,
 } from "./controller/reconcile-result.js";
+export { unlessStale } from "./controller/unless-stale.js";
 export { type CoreEvent, type EventType, eventKind } from "./events/event.js";
 export { EventRecorder, type EventRecorderOptions } from "./events/event-recorder.js";
 export {
@@ -65,23 +68,50 @@ export {
 } from "./informer/indexed-store.js";
 export { InformerCache, type InformerCacheOptions, type InformerRequest } from "./informer/informer-cache.js";
 export { type EventHandler, type InformerOptions, SharedInformer } from "./informer/shared-informer.js";
+export { type LabelMatcher, labelMatcherFromObject, labelMatcherFromText } from "./labels/label-matcher.js";
+export { type LabelOperator, type LabelRequirement, LabelSelectorError } from "./labels/label-requirement.js";
 export {
   formatLabelSelector,
+  isEmptySelector,
   type LabelSelector,
   type LabelSelectorRequirement,
   labelsMatch,
+  type WireLabelSelector,
 } from "./labels/label-selector.js";
+export {
+  nodeSelectorRequirementMatches,
+  type WireNodeSelectorRequirement,
+} from "./labels/node-selector-requirement.js";
 export {
   type LeaderCallbacks,
   type LeaderElectionConfig,
   LeaderElector,
 } from "./leader-election/leader-elector.js";
 export { type Lease, leaseKind } from "./leader-election/lease.js";
+export {
+  type ComponentLoggerOptions,
+  componentLogger,
+  type LogOutput,
+} from "./logging/component-logger.js";
 export { Manager, type ManagerExit, type ManagerOptions } from "./manager/manager.js";
 export type { Runnable } from "./manager/runnable.js";
 export { stopOnSignals } from "./manager/stop-on-signals.js";
 export { RuntimeMetrics } from "./metrics/runtime-metrics.js";
+export {
+  type ConditionStatus,
+  type ConditionUpdate,
+  findCondition,
+  hasCondition,
+  nextCondition,
+  type ProbeTime,
+  putCondition,
+  removeCondition,
+  type StatusCondition,
+  setCondition,
+  setConditions,
+} from "./objects/conditions.js";
 export { type Namespace, namespaceKind, nodeKind, podKind } from "./objects/core-kinds.js";
+export { jsonEqual } from "./objects/json-equality.js";
 export {
   deepFreeze,
   type Frozen,
@@ -103,6 +133,13 @@ export {
   objectPath,
   type ResourceKind,
 } from "./objects/resource-kind.js";
+export {
+  isQuantity,
+  QUANTITY_PATTERN,
+  Quantity,
+  type QuantityFormat,
+  QuantityParseError,
+} from "./quantity/quantity.js";
 export {
   type DefaultRateLimiterOptions,
   defaultControllerRateLimiter,

@@ -5,14 +5,13 @@
  * admission webhooks, over HTTPS with the certificate virt-operator issues. Stateless: any number
  * of replicas serve side by side. Flags say where things are; configuration is the KubeVirt CR's.
  */
-import { pino } from "pino";
 import { Registry } from "prom-client";
-import { KubeClient, loadKubeConfig, parseOrExit, stopOnSignals } from "../runtime/index.js";
+import { componentLogger, KubeClient, loadKubeConfig, parseOrExit, stopOnSignals } from "../runtime/index.js";
 import { parseCliOptions } from "./cli-options.js";
 import { type RunningVirtApi, startVirtApi } from "./virt-api.js";
 
 const options = parseOrExit(() => parseCliOptions(process.argv.slice(2), process.env));
-const log = pino({ level: options.logLevel }).child({ component: "virt-api" });
+const log = componentLogger({ level: options.logLevel }).child({ component: "virt-api" });
 const client = KubeClient.fromKubeConfig(loadKubeConfig(options.kubeconfig, process.env), {
   fieldManager: "virt-api",
   userAgent: "virt-api",

@@ -4,14 +4,20 @@
  * their VMI to the node's virt-handler. Leader-elected: any number of replicas, one acts.
  * Flags say where things are; configuration comes from the KubeVirt CR in --namespace.
  */
-import { pino } from "pino";
-import { loadKubeConfig, Manager, parseOrExit, stopOnSignals, systemClock } from "../runtime/index.js";
+import {
+  componentLogger,
+  loadKubeConfig,
+  Manager,
+  parseOrExit,
+  stopOnSignals,
+  systemClock,
+} from "../runtime/index.js";
 import { CERTIFICATE_SECRETS } from "../runtime/tls/tls-material.js";
 import { parseCliOptions } from "./cli-options.js";
 import { addVirtControllers } from "./controllers.js";
 
 const options = parseOrExit(() => parseCliOptions(process.argv.slice(2)));
-const log = pino({ level: options.logLevel });
+const log = componentLogger({ level: options.logLevel });
 const manager = new Manager({
   name: "virt-controller",
   kubeConfig: loadKubeConfig(options.kubeconfig, process.env),

@@ -11,12 +11,13 @@ import { mkdir } from "node:fs/promises";
 import { hostname } from "node:os";
 import { pathToFileURL } from "node:url";
 import type { KubeConfig } from "@kubernetes/client-node";
-import { type Logger, pino } from "pino";
+import type { Logger } from "pino";
 import { LABELS } from "../api/index.js";
 import { Connection, type ReconnectOptions } from "../libvirt/index.js";
 import {
   Backoff,
   type Controller,
+  componentLogger,
   loadKubeConfig,
   Manager,
   type ManagerExit,
@@ -348,7 +349,7 @@ function libvirtAnswers(connection: Connection): boolean {
 
 async function main(): Promise<void> {
   const flags = parseCommandLine(process.argv);
-  const log = pino({ level: flags.logLevel });
+  const log = componentLogger({ level: flags.logLevel });
   const pool = Number(process.env.UV_THREADPOOL_SIZE ?? "4");
   if (pool < 8) log.warn({ UV_THREADPOOL_SIZE: pool }, "start virt-handler with UV_THREADPOOL_SIZE=8");
   const nodeName = flags.nodeName ?? process.env.NODE_NAME ?? hostname();

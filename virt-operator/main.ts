@@ -6,8 +6,14 @@
  * changes, and removes it when the CR is deleted. Leader-elected: any number of replicas, one
  * acts. Its own image ($VIRT_OPERATOR_IMAGE) says which version it installs.
  */
-import { pino } from "pino";
-import { loadKubeConfig, Manager, parseOrExit, stopOnSignals, systemClock } from "../runtime/index.js";
+import {
+  componentLogger,
+  loadKubeConfig,
+  Manager,
+  parseOrExit,
+  stopOnSignals,
+  systemClock,
+} from "../runtime/index.js";
 import { CERTIFICATE_SECRETS } from "../runtime/tls/tls-material.js";
 import { parseCliOptions } from "./cli-options.js";
 import { addKubeVirtController } from "./kubevirt/kubevirt-controller.js";
@@ -23,7 +29,7 @@ try {
   process.stderr.write(`virt-operator: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(2);
 }
-const log = pino({ level: options.logLevel });
+const log = componentLogger({ level: options.logLevel });
 const manager = new Manager({
   name: "virt-operator",
   kubeConfig: loadKubeConfig(options.kubeconfig, process.env),

@@ -42,30 +42,3 @@ export function labelSelectorErrors(selector: LabelSelector): { index: number; m
   });
   return errors;
 }
-
-/** Whether `labels` satisfy `selector` (an empty selector matches everything). */
-export function labelSelectorMatches(
-  selector: LabelSelector,
-  labels: Readonly<Record<string, string>>,
-): boolean {
-  for (const [name, value] of Object.entries(selector.matchLabels ?? {})) {
-    if (labels[name] !== value) return false;
-  }
-  return (selector.matchExpressions ?? []).every((requirement) => {
-    const has = Object.hasOwn(labels, requirement.key);
-    const value = labels[requirement.key];
-    const values = requirement.values ?? [];
-    switch (requirement.operator) {
-      case "In":
-        return has && value !== undefined && values.includes(value);
-      case "NotIn":
-        return !has || value === undefined || !values.includes(value);
-      case "Exists":
-        return has;
-      case "DoesNotExist":
-        return !has;
-      default:
-        return false;
-    }
-  });
-}

@@ -1,5 +1,5 @@
+import { Quantity } from "../../runtime/quantity/quantity.js";
 import type { KubeVirtConfiguration } from "../kubevirt/configuration.js";
-import { Quantity } from "../quantity/quantity.js";
 
 /**
  * The cluster-wide settings KubeVirt's defaulting reads (from the KubeVirt CR's

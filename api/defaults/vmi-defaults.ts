@@ -1,4 +1,4 @@
-import { Quantity } from "../quantity/quantity.js";
+import { Quantity } from "../../runtime/quantity/quantity.js";
 import type { VirtualMachineInstance } from "../vmi/virtual-machine-instance.js";
 import type { VirtualMachineInstanceSpec } from "../vmi/vmi-spec.js";
 import { fillApiDefaults } from "./api-defaults.js";

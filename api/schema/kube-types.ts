@@ -8,7 +8,7 @@ import {
   type TUnion,
   Type,
 } from "@sinclair/typebox";
-import { QUANTITY_PATTERN } from "../quantity/quantity.js";
+import { QUANTITY_PATTERN } from "../../runtime/quantity/quantity.js";
 
 /**
  * TypeBox builders for the shapes Kubernetes APIs use. Every schema in api/ is built from these

@@ -1,4 +1,5 @@
-import { labelSelectorErrors, labelSelectorMatches } from "../core/label-selector.js";
+import { labelsMatch } from "../../runtime/labels/label-selector.js";
+import { labelSelectorErrors } from "../core/label-selector.js";
 import type { KubeVirtSpec } from "../kubevirt/kubevirt-spec.js";
 import type { VirtualMachineInstanceMigrationSpec } from "../migration/virtual-machine-instance-migration.js";
 import type { VirtualMachineInstanceReplicaSetSpec } from "../replicaset/virtual-machine-instance-replica-set.js";
@@ -23,7 +24,7 @@ export function validateReplicaSetSpec(field: string, spec: VirtualMachineInstan
   }
   const metadata = spec.template.metadata;
   const labels = (metadata === null || metadata === undefined ? undefined : metadata.labels) ?? {};
-  if (selectorErrors.length === 0 && !labelSelectorMatches(spec.selector, labels)) {
+  if (selectorErrors.length === 0 && !labelsMatch(spec.selector, labels)) {
     causes.push(invalid(child(field, "selector"), "selector does not match labels."));
   }
   const templateSpec = spec.template.spec;

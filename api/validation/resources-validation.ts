@@ -1,4 +1,4 @@
-import { Quantity } from "../quantity/quantity.js";
+import { Quantity } from "../../runtime/quantity/quantity.js";
 import type { VirtualMachineInstanceSpec } from "../vmi/vmi-spec.js";
 import { type Cause, invalid } from "./cause.js";
 import { child } from "./field-path.js";

@@ -1,4 +1,4 @@
-import { Quantity } from "../quantity/quantity.js";
+import { Quantity } from "../../runtime/quantity/quantity.js";
 import type { VirtualMachineInstanceSpec } from "../vmi/vmi-spec.js";
 import { type CloudInitSource, HOST_DISK_TYPES, sourcesOf, type Volume } from "../vmi/volumes.js";
 import { type Cause, duplicate, invalid, notFound, required } from "./cause.js";

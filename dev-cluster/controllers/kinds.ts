@@ -7,13 +7,15 @@ import type { IDeployment } from "kubernetes-models/apps/v1/Deployment";
 import type { IReplicaSet } from "kubernetes-models/apps/v1/ReplicaSet";
 import type { IEndpointSlice } from "kubernetes-models/discovery.k8s.io/v1/EndpointSlice";
 import type { IEndpoints } from "kubernetes-models/v1/Endpoints";
-import type { INamespace } from "kubernetes-models/v1/Namespace";
 import type { INode } from "kubernetes-models/v1/Node";
 import type { IPod } from "kubernetes-models/v1/Pod";
 import type { IPodTemplateSpec } from "kubernetes-models/v1/PodTemplateSpec";
 import type { IService } from "kubernetes-models/v1/Service";
 import type { IServiceAccount } from "kubernetes-models/v1/ServiceAccount";
-import { defineKind } from "../../runtime/index.js";
+import { defineKind, type Namespace } from "../../runtime/index.js";
+
+// The core kinds are declared once, in the runtime.
+export { namespaceKind, nodeKind, podKind } from "../../runtime/index.js";
 
 export type Deployment = IDeployment;
 export type ReplicaSet = IReplicaSet;
@@ -25,7 +27,7 @@ export type Service = IService;
 export type Endpoints = IEndpoints;
 export type EndpointSlice = IEndpointSlice;
 export type ServiceAccount = IServiceAccount;
-export type Namespace = INamespace;
+export type { Namespace };
 
 const apps = { group: "apps", version: "v1", namespaced: true } as const;
 const core = { group: "", version: "v1" } as const;
@@ -33,8 +35,6 @@ const core = { group: "", version: "v1" } as const;
 export const deploymentKind = defineKind<Deployment>({ ...apps, kind: "Deployment", plural: "deployments" });
 export const replicaSetKind = defineKind<ReplicaSet>({ ...apps, kind: "ReplicaSet", plural: "replicasets" });
 export const daemonSetKind = defineKind<DaemonSet>({ ...apps, kind: "DaemonSet", plural: "daemonsets" });
-export const podKind = defineKind<Pod>({ ...core, kind: "Pod", plural: "pods", namespaced: true });
-export const nodeKind = defineKind<Node>({ ...core, kind: "Node", plural: "nodes", namespaced: false });
 export const serviceKind = defineKind<Service>({
   ...core,
   kind: "Service",
@@ -59,10 +59,4 @@ export const serviceAccountKind = defineKind<ServiceAccount>({
   kind: "ServiceAccount",
   plural: "serviceaccounts",
   namespaced: true,
-});
-export const namespaceKind = defineKind<Namespace>({
-  ...core,
-  kind: "Namespace",
-  plural: "namespaces",
-  namespaced: false,
 });

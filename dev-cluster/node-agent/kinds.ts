@@ -15,6 +15,9 @@ import type { ISecret } from "kubernetes-models/v1/Secret";
 import type { IVolume } from "kubernetes-models/v1/Volume";
 import { defineKind, type Frozen } from "../../runtime/index.js";
 
+// The core kinds are declared once, in the runtime.
+export { nodeKind, podKind } from "../../runtime/index.js";
+
 export type Pod = IPod;
 export type PodStatus = IPodStatus;
 export type PodCondition = IPodCondition;
@@ -32,8 +35,6 @@ export type CachedPod = Frozen<Pod>;
 
 const core = { group: "", version: "v1" } as const;
 
-export const podKind = defineKind<Pod>({ ...core, kind: "Pod", plural: "pods", namespaced: true });
-export const nodeKind = defineKind<Node>({ ...core, kind: "Node", plural: "nodes", namespaced: false });
 export const configMapKind = defineKind<ConfigMap>({
   ...core,
   kind: "ConfigMap",

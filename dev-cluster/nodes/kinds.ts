@@ -6,20 +6,14 @@ import type { INode } from "kubernetes-models/v1/Node";
 import type { INodeCondition } from "kubernetes-models/v1/NodeCondition";
 import type { INodeStatus } from "kubernetes-models/v1/NodeStatus";
 import type { ITaint } from "kubernetes-models/v1/Taint";
-import { defineKind } from "../../runtime/index.js";
+
+// The core kinds are declared once, in the runtime.
+export { nodeKind } from "../../runtime/index.js";
 
 export type Node = INode;
 export type NodeStatus = INodeStatus;
 export type NodeCondition = INodeCondition;
 export type Taint = ITaint;
-
-export const nodeKind = defineKind<Node>({
-  group: "",
-  version: "v1",
-  kind: "Node",
-  plural: "nodes",
-  namespaced: false,
-});
 
 /** Where kubelets keep their heartbeat Leases, one per node, named after it. */
 export const NODE_LEASE_NAMESPACE = "kube-node-lease";
@@ -34,14 +28,4 @@ export function isSimulatedNode(node: {
   metadata?: { annotations?: Readonly<Record<string, string>> };
 }): boolean {
   return node.metadata?.annotations?.[SIMULATED_NODE_ANNOTATION] === SIMULATED_NODE_ANNOTATION_VALUE;
-}
-
-/** metav1.Time: RFC 3339 in whole seconds. */
-export function metaTime(epochMs: number): string {
-  return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, "Z");
-}
-
-/** metav1.MicroTime: RFC 3339 with six fractional digits (Lease renewTime). */
-export function microTime(epochMs: number): string {
-  return new Date(epochMs).toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
 }

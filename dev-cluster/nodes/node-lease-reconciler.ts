@@ -2,13 +2,14 @@ import {
   type Clock,
   isAlreadyExists,
   type Lease,
+  microTime,
   mutableCopy,
   type ReconcileRequest,
   type ReconcileResult,
   type ResourceClient,
   type SharedInformer,
 } from "../../runtime/index.js";
-import { microTime, NODE_LEASE_NAMESPACE, type Node } from "./kinds.js";
+import { NODE_LEASE_NAMESPACE, type Node } from "./kinds.js";
 
 export interface NodeLeaseReconcilerOptions {
   nodes: SharedInformer<Node>;

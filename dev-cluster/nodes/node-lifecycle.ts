@@ -12,15 +12,9 @@ import {
   type ReconcileResult,
   type SharedInformer,
   systemClock,
+  wireTime,
 } from "../../runtime/index.js";
-import {
-  metaTime,
-  NODE_LEASE_NAMESPACE,
-  type Node,
-  type NodeCondition,
-  nodeKind,
-  type Taint,
-} from "./kinds.js";
+import { NODE_LEASE_NAMESPACE, type Node, type NodeCondition, nodeKind, type Taint } from "./kinds.js";
 import { KUBELET_CONDITION_TYPES } from "./node-status.js";
 
 export const TAINT_NOT_READY = "node.kubernetes.io/not-ready";
@@ -56,14 +50,14 @@ function silencedConditions(node: Frozen<Node>, now: number): NodeCondition[] {
     status: "Unknown",
     reason: never ? "NodeStatusNeverUpdated" : "NodeStatusUnknown",
     message: never ? "Kubelet never posted node status." : "Kubelet stopped posting node status.",
-    lastTransitionTime: metaTime(now),
+    lastTransitionTime: wireTime(now),
   });
   const updated = conditions.map((condition) =>
     KUBELET_CONDITION_TYPES.includes(condition.type) ? unknown(condition, false) : condition,
   );
   for (const type of KUBELET_CONDITION_TYPES) {
     if (updated.some((condition) => condition.type === type)) continue;
-    updated.push(unknown({ type, status: "Unknown", lastHeartbeatTime: metaTime(now) }, true));
+    updated.push(unknown({ type, status: "Unknown", lastHeartbeatTime: wireTime(now) }, true));
   }
   return updated;
 }

@@ -1,5 +1,5 @@
-import { type Frozen, mutableCopy } from "../../runtime/index.js";
-import { metaTime, type Node, type NodeCondition, type NodeStatus } from "./kinds.js";
+import { type Frozen, jsonEqual, mutableCopy, wireTime } from "../../runtime/index.js";
+import type { Node, NodeCondition, NodeStatus } from "./kinds.js";
 import type { NodeDefinition } from "./node-definition.js";
 
 /** The conditions kubelet owns, as a healthy kubelet reports them. */
@@ -43,7 +43,7 @@ function conditionOf(
  */
 export function reportedStatus(node: Frozen<Node>, definition: NodeDefinition, now: number): NodeStatus {
   const existing = mutableCopy<NodeStatus>(node.status ?? {});
-  const heartbeat = metaTime(now);
+  const heartbeat = wireTime(now);
   const ours = HEALTHY_CONDITIONS.map((healthy): NodeCondition => {
     const previous = conditionOf(node.status, healthy.type);
     const unchanged = previous?.status === healthy.status && previous.lastTransitionTime;
@@ -96,8 +96,8 @@ export function statusReportDue(
     conditionsHealthy(status) &&
     ownedEntriesMatch(status?.capacity, definition.capacity) &&
     ownedEntriesMatch(status?.allocatable, definition.allocatable) &&
-    JSON.stringify(status?.addresses ?? []) === JSON.stringify(definition.addresses) &&
-    JSON.stringify(status?.nodeInfo ?? {}) === JSON.stringify(definition.nodeInfo);
+    jsonEqual(status?.addresses ?? [], definition.addresses) &&
+    jsonEqual(status?.nodeInfo ?? {}, definition.nodeInfo);
   const heartbeat = Date.parse(conditionOf(status, "Ready")?.lastHeartbeatTime ?? "");
   const elapsed = now - heartbeat;
   if (!current || Number.isNaN(heartbeat) || elapsed >= reportIntervalMs) return { due: true, nextInMs: 0 };

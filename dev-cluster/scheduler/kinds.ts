@@ -11,7 +11,9 @@ import type { IPod } from "kubernetes-models/v1/Pod";
 import type { IPodCondition } from "kubernetes-models/v1/PodCondition";
 import type { ITaint } from "kubernetes-models/v1/Taint";
 import type { IToleration } from "kubernetes-models/v1/Toleration";
-import { defineKind } from "../../runtime/index.js";
+
+// The core kinds are declared once, in the runtime.
+export { nodeKind, podKind } from "../../runtime/index.js";
 
 export type Pod = IPod;
 export type Node = INode;
@@ -21,19 +23,3 @@ export type Toleration = IToleration;
 export type NodeSelectorTerm = INodeSelectorTerm;
 export type NodeSelectorRequirement = INodeSelectorRequirement;
 export type PodCondition = IPodCondition;
-
-export const podKind = defineKind<Pod>({
-  group: "",
-  version: "v1",
-  kind: "Pod",
-  plural: "pods",
-  namespaced: true,
-});
-
-export const nodeKind = defineKind<Node>({
-  group: "",
-  version: "v1",
-  kind: "Node",
-  plural: "nodes",
-  namespaced: false,
-});

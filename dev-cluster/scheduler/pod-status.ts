@@ -1,11 +1,6 @@
-import { type Frozen, mutableCopy } from "../../runtime/index.js";
+import { type Frozen, mutableCopy, wireTime } from "../../runtime/index.js";
 import type { Pod, PodCondition } from "./kinds.js";
 import { isTerminal } from "./scheduling-cache.js";
-
-/** metav1.Time's wire form: RFC 3339 in whole seconds. */
-export function metaTime(epochMs: number): string {
-  return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, "Z");
-}
 
 /** A pod this scheduler should place: ours by name, not bound, not gated, not going away. */
 export function awaitsScheduling(pod: Frozen<Pod>, schedulerName: string): boolean {
@@ -35,7 +30,7 @@ export function withUnschedulableCondition(pod: Frozen<Pod>, message: string, no
     reason: "Unschedulable",
     message,
     lastTransitionTime:
-      current?.status === "False" && current.lastTransitionTime ? current.lastTransitionTime : metaTime(now),
+      current?.status === "False" && current.lastTransitionTime ? current.lastTransitionTime : wireTime(now),
   };
   const updated = mutableCopy<Pod>(pod);
   const others = (updated.status?.conditions ?? []).filter((entry) => entry.type !== "PodScheduled");

@@ -2,8 +2,9 @@ import type { Logger } from "pino";
 import { isNotFound } from "../client/api-errors.js";
 import type { ResourceClient } from "../client/resource-client.js";
 import { type Clock, systemClock } from "../clock/clock.js";
+import { wireTime } from "../clock/wire-time.js";
 import type { Frozen, KubeObject } from "../objects/kube-object.js";
-import { type CoreEvent, type EventType, wireTime } from "./event.js";
+import type { CoreEvent, EventType } from "./event.js";
 
 export interface EventRecorderOptions {
   events: ResourceClient<CoreEvent>;

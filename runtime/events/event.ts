@@ -31,8 +31,3 @@ export const eventKind = defineKind<CoreEvent>({
   plural: "events",
   namespaced: true,
 });
-
-/** metav1.Time: RFC 3339, seconds. */
-export function wireTime(epochMs: number): string {
-  return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, "Z");
-}

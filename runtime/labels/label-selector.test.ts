@@ -18,5 +18,11 @@ test("label selectors match like metav1.LabelSelector and render their text form
   assert.equal(labelsMatch(selector, undefined), false);
   assert.equal(labelsMatch({}, undefined), true, "an empty selector matches everything");
   assert.equal(labelsMatch({ matchExpressions: [{ key: "k", operator: "Exists" }] }, { k: "" }), true);
-  assert.equal(formatLabelSelector(selector), "app=web,tier in (a,b),!legacy,zone notin (x)");
+  assert.equal(
+    formatLabelSelector(selector),
+    "app=web,!legacy,tier in (a,b),zone notin (x)",
+    "sorted by key",
+  );
+  assert.equal(labelsMatch({ matchExpressions: [{ key: "k", operator: "Unknown" }] }, { k: "" }), false);
+  assert.equal(labelsMatch({ matchExpressions: [{ key: "constructor", operator: "Exists" }] }, {}), false);
 });

@@ -1,7 +1,11 @@
 /**
- * metav1.LabelSelector: matched locally (cache lookups) and rendered in its text form for the
- * server (list and watch `labelSelector`). An empty selector matches everything.
+ * metav1.LabelSelector: matched locally (cache lookups, the API's own validation) and rendered in
+ * its text form for the server (list and watch `labelSelector`) and for tables. An empty selector
+ * matches everything. Matching trusts the selector's keys and values (it comes from a cache or a
+ * schema-checked object); label-matcher.ts validates selectors that come from users.
  */
+import { type LabelOperator, type LabelRequirement, requirementMatches } from "./label-requirement.js";
+
 export interface LabelSelectorRequirement {
   key: string;
   operator: "In" | "NotIn" | "Exists" | "DoesNotExist";
@@ -13,37 +17,69 @@ export interface LabelSelector {
   matchExpressions?: LabelSelectorRequirement[];
 }
 
+/** A selector as a kind's type spells it: the operator is any string there (and matches nothing when unknown). */
+export interface WireLabelSelector {
+  readonly matchLabels?: Readonly<Record<string, string>>;
+  readonly matchExpressions?: readonly {
+    readonly key: string;
+    readonly operator: string;
+    readonly values?: readonly string[];
+  }[];
+}
+
 type Labels = Readonly<Record<string, string>> | undefined;
 
-export function labelsMatch(selector: LabelSelector, labels: Labels): boolean {
-  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
-    if (labels?.[key] !== value) return false;
-  }
-  return (selector.matchExpressions ?? []).every((requirement) => requirementMatches(requirement, labels));
+const SELECTOR_OPERATORS: ReadonlySet<string> = new Set(["In", "NotIn", "Exists", "DoesNotExist"]);
+
+export function labelsMatch(selector: WireLabelSelector, labels: Labels): boolean {
+  return requirementsOf(selector).every(
+    (requirement) => requirement !== undefined && requirementMatches(requirement, labels),
+  );
 }
 
-function requirementMatches(requirement: LabelSelectorRequirement, labels: Labels): boolean {
-  const value = labels?.[requirement.key];
-  const values = requirement.values ?? [];
-  switch (requirement.operator) {
+/** True when the selector has neither matchLabels nor matchExpressions (it would select everything). */
+export function isEmptySelector(selector: WireLabelSelector | undefined): boolean {
+  return (
+    Object.keys(selector?.matchLabels ?? {}).length === 0 && (selector?.matchExpressions ?? []).length === 0
+  );
+}
+
+/**
+ * The selector's text form as LabelSelectorAsSelector(...).String() gives it: requirements
+ * sorted by key, e.g. `app=web,!legacy,tier in (a,b)`; "" when empty.
+ */
+export function formatLabelSelector(selector: WireLabelSelector): string {
+  return requirementsOf(selector)
+    .filter((requirement): requirement is LabelRequirement => requirement !== undefined)
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(requirementText)
+    .join(",");
+}
+
+/** matchLabels become `key = value` requirements; an unknown operator becomes undefined. */
+function requirementsOf(selector: WireLabelSelector): (LabelRequirement | undefined)[] {
+  const equalities = Object.entries(selector.matchLabels ?? {}).map(
+    ([key, value]): LabelRequirement => ({ key, operator: "Equals", values: [value] }),
+  );
+  const expressions = (selector.matchExpressions ?? []).map(({ key, operator, values = [] }) =>
+    SELECTOR_OPERATORS.has(operator)
+      ? { key, operator: operator as LabelOperator, values: [...values].sort() }
+      : undefined,
+  );
+  return [...equalities, ...expressions];
+}
+
+function requirementText({ key, operator, values }: LabelRequirement): string {
+  switch (operator) {
+    case "Equals":
+      return `${key}=${values[0] ?? ""}`;
     case "In":
-      return value !== undefined && values.includes(value);
+      return `${key} in (${values.join(",")})`;
     case "NotIn":
-      return value === undefined || !values.includes(value);
-    case "Exists":
-      return value !== undefined;
+      return `${key} notin (${values.join(",")})`;
     case "DoesNotExist":
-      return value === undefined;
+      return `!${key}`;
+    default:
+      return key;
   }
-}
-
-/** The selector's text form, e.g. `app=web,tier in (a,b),!legacy`. */
-export function formatLabelSelector(selector: LabelSelector): string {
-  const parts = Object.entries(selector.matchLabels ?? {}).map(([key, value]) => `${key}=${value}`);
-  for (const { key, operator, values = [] } of selector.matchExpressions ?? []) {
-    if (operator === "Exists") parts.push(key);
-    else if (operator === "DoesNotExist") parts.push(`!${key}`);
-    else parts.push(`${key} ${operator === "In" ? "in" : "notin"} (${[...values].sort().join(",")})`);
-  }
-  return parts.join(",");
 }

@@ -2,7 +2,8 @@ import type { Logger } from "pino";
 import { isAlreadyExists, isConflict, isNotFound } from "../client/api-errors.js";
 import type { ResourceClient } from "../client/resource-client.js";
 import { type Clock, sleep, systemClock } from "../clock/clock.js";
-import { type Lease, microTime } from "./lease.js";
+import { microTime } from "../clock/wire-time.js";
+import type { Lease } from "./lease.js";
 
 export interface LeaderElectionConfig {
   namespace: string;

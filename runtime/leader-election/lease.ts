@@ -20,8 +20,3 @@ export const leaseKind = defineKind<Lease>({
   plural: "leases",
   namespaced: true,
 });
-
-/** metav1.MicroTime's wire form: six fractional digits. */
-export function microTime(epochMs: number): string {
-  return new Date(epochMs).toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
-}

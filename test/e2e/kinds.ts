@@ -1,7 +1,11 @@
 // The parts of the objects the end-to-end test and the density benchmark read, and their kinds for
 // the runtime's client (polling through one keep-alive connection costs far less CPU than a kubectl
 // process per look, which matters on two cores shared with booting guests).
+import type { IPod } from "kubernetes-models/v1/Pod";
 import { defineKind, type KubeObject } from "../../runtime/index.js";
+
+// The core kinds are declared once, in the runtime.
+export { nodeKind, podKind } from "../../runtime/index.js";
 
 export interface Condition {
   type: string;
@@ -30,14 +34,7 @@ export interface VirtualMachineInstance extends KubeObject {
   };
 }
 
-export interface Pod extends KubeObject {
-  spec?: { nodeName?: string };
-  status?: {
-    phase?: string;
-    podIP?: string;
-    containerStatuses?: { name: string; restartCount: number; state?: { running?: unknown } }[];
-  };
-}
+export type Pod = IPod;
 
 export const vmKind = defineKind<VirtualMachine>({
   group: "kubevirt.io",
@@ -55,14 +52,6 @@ export const vmiKind = defineKind<VirtualMachineInstance>({
   namespaced: true,
 });
 
-export const podKind = defineKind<Pod>({
-  group: "",
-  version: "v1",
-  kind: "Pod",
-  plural: "pods",
-  namespaced: true,
-});
-
 export interface KubeVirt extends KubeObject {
   status?: { phase?: string; conditions?: Condition[] };
 }
@@ -73,14 +62,6 @@ export const kubevirtKind = defineKind<KubeVirt>({
   kind: "KubeVirt",
   plural: "kubevirts",
   namespaced: true,
-});
-
-export const nodeKind = defineKind<KubeObject>({
-  group: "",
-  version: "v1",
-  kind: "Node",
-  plural: "nodes",
-  namespaced: false,
 });
 
 /** The label virt-controller puts on every launcher pod. */

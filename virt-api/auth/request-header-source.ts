@@ -4,7 +4,7 @@
  * role grants), parsed once per change. A rotated front-proxy CA applies to the next request.
  */
 import type { Logger } from "pino";
-import { type Frozen, type KubeClient, SharedInformer } from "../../runtime/index.js";
+import { type Frozen, jsonEqual, type KubeClient, SharedInformer } from "../../runtime/index.js";
 import { type ConfigMap, configMapKind } from "../kinds.js";
 import {
   AUTHENTICATION_CONFIGMAP,
@@ -100,5 +100,5 @@ function sameConfig(a: RequestHeaderConfig | undefined, b: RequestHeaderConfig |
   if (a === undefined || b === undefined) return a === b;
   const { caCertificates: _a, ...restA } = a;
   const { caCertificates: _b, ...restB } = b;
-  return JSON.stringify(restA) === JSON.stringify(restB);
+  return jsonEqual(restA, restB);
 }

@@ -2,9 +2,11 @@
  * What the webhooks take from the KubeVirt CR's `spec.configuration`: the cluster defaults
  * (machine type, CPU model and request, overcommit, default network binding...) and the feature
  * gates some rules depend on. Read from the informer on every review, so a configuration change
- * applies to the next object without a restart; without a CR, KubeVirt's defaults apply.
+ * applies to the next object without a restart; without an active CR (see `activeKubeVirt`),
+ * KubeVirt's defaults apply.
  */
 import {
+  activeKubeVirt,
   type ClusterDefaults,
   clusterDefaultsFrom,
   enabledFeatureGates,
@@ -36,7 +38,7 @@ export class KubeVirtClusterSettings implements ClusterSettingsSource {
   }
 
   current(): ClusterSettings {
-    const kubevirt = oldestKubeVirt(this.#informer.list({ namespace: this.#namespace }));
+    const kubevirt = activeKubeVirt(this.#informer.list({ namespace: this.#namespace }), this.#namespace);
     if (!kubevirt) return NO_KUBEVIRT_SETTINGS;
     const version = `${kubevirt.metadata?.uid ?? ""}@${kubevirt.metadata?.resourceVersion ?? ""}`;
     if (this.#cached?.version === version) return this.#cached.settings;
@@ -44,15 +46,6 @@ export class KubeVirtClusterSettings implements ClusterSettingsSource {
     this.#cached = { version, settings };
     return settings;
   }
-}
-
-/** The CR that configures the namespace: the oldest (KubeVirt refuses to deploy a second one). */
-function oldestKubeVirt(candidates: readonly Frozen<KubeVirt>[]): Frozen<KubeVirt> | undefined {
-  return [...candidates].sort(
-    (a, b) =>
-      (a.metadata?.creationTimestamp ?? "").localeCompare(b.metadata?.creationTimestamp ?? "") ||
-      (a.metadata?.name ?? "").localeCompare(b.metadata?.name ?? ""),
-  )[0];
 }
 
 export function settingsOf(kubevirt: Frozen<KubeVirt>): ClusterSettings {

@@ -4,7 +4,6 @@
  * without looking further: status, label and finalizer writes must never be refused because a
  * rule changed after the object was stored.
  */
-import { isDeepStrictEqual } from "node:util";
 import {
   type Cause,
   validateKubeVirt,
@@ -12,6 +11,7 @@ import {
   validateVirtualMachineInstance,
   validateVirtualMachineInstanceReplicaSet,
 } from "../../api/index.js";
+import { jsonEqual } from "../../runtime/index.js";
 import type { ClusterSettings } from "../config/cluster-settings.js";
 import type { AdmissionRequest } from "./admission-review.js";
 import { type Defaulter, defaultedOrAsSent, defaultsOf } from "./mutators.js";
@@ -63,5 +63,5 @@ export function admissionCauses(
 function sameSpec(object: unknown, oldObject: unknown): boolean {
   const spec = (value: unknown) =>
     value && typeof value === "object" ? (value as { spec?: unknown }).spec : undefined;
-  return oldObject !== undefined && isDeepStrictEqual(spec(object), spec(oldObject));
+  return oldObject !== undefined && jsonEqual(spec(object), spec(oldObject));
 }

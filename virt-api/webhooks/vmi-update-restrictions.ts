@@ -4,8 +4,8 @@
  * labels virt-handler and virt-controller find VMIs and launcher pods by. A user who could set
  * `kubevirt.io/nodeName` would hand a VMI to a node past the scheduler and virt-controller.
  */
-import { isDeepStrictEqual } from "node:util";
 import { type Cause, isKubeVirtServiceAccount, LABELS } from "../../api/index.js";
+import { jsonEqual } from "../../runtime/index.js";
 import type { AdmissionRequest } from "./admission-review.js";
 
 const RESERVED_LABELS: readonly string[] = [
@@ -18,10 +18,7 @@ const RESERVED_LABELS: readonly string[] = [
 export function vmiRestrictionCauses(request: AdmissionRequest, installNamespace: string): Cause[] {
   if (isKubeVirtServiceAccount(request.userInfo?.username, installNamespace)) return [];
   const causes: Cause[] = [];
-  if (
-    request.operation === "UPDATE" &&
-    !isDeepStrictEqual(specOf(request.object), specOf(request.oldObject))
-  ) {
+  if (request.operation === "UPDATE" && !jsonEqual(specOf(request.object), specOf(request.oldObject))) {
     causes.push({
       reason: "FieldValueNotSupported",
       message: "update of VMI object is restricted",
@@ -29,7 +26,7 @@ export function vmiRestrictionCauses(request: AdmissionRequest, installNamespace
     });
   }
   const reservedBefore = request.operation === "UPDATE" ? reservedLabelsOf(request.oldObject) : {};
-  if (!isDeepStrictEqual(reservedLabelsOf(request.object), reservedBefore)) {
+  if (!jsonEqual(reservedLabelsOf(request.object), reservedBefore)) {
     causes.push({
       reason: "FieldValueNotSupported",
       message: "modification of the following reserved kubevirt.io/ labels on a VMI object is prohibited",

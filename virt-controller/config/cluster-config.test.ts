@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { deepFreeze } from "../../runtime/index.js";
 import type { KubeVirt } from "../kinds.js";
-import { selectKubeVirt, snapshotOf } from "./cluster-config.js";
+import { snapshotOf } from "./cluster-config.js";
 
 function kubevirt(name: string, created: string, configuration: KubeVirt["spec"]["configuration"] = {}) {
   return deepFreeze<KubeVirt>({
@@ -36,14 +36,5 @@ describe("the KubeVirt CR as configuration", () => {
     assert.deepEqual(snapshot.featureGates, ["HostDisk"], "enabled and not disabled");
     assert.equal(snapshot.defaults.cpuRequest?.text, "250m");
     assert.equal(snapshot.source, "kubevirt/kv");
-  });
-
-  test("two CRs: the oldest configures (KubeVirt refuses to deploy a second one)", () => {
-    const chosen = selectKubeVirt([
-      kubevirt("second", "2024-01-02T00:00:00Z"),
-      kubevirt("first", "2024-01-01T00:00:00Z"),
-    ]);
-    assert.equal(chosen?.metadata?.name, "first");
-    assert.equal(selectKubeVirt([]), undefined);
   });
 });

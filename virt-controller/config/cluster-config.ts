@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Logger } from "pino";
 import {
+  activeKubeVirt,
   type ClusterDefaults,
   clusterDefaultsFrom,
   enabledFeatureGates,
@@ -22,8 +23,8 @@ export interface ClusterConfigSnapshot {
 }
 
 /**
- * KubeVirt's configuration as virt-controller sees it: the KubeVirt CR in its namespace (the
- * oldest, if someone created two), read from the informer cache on every call, so a change
+ * KubeVirt's configuration as virt-controller sees it: the active KubeVirt CR in its namespace
+ * (see `activeKubeVirt`), read from the informer cache on every call, so a change
  * applies to the next reconcile without a restart. Without a CR, KubeVirt's defaults apply.
  */
 export class ClusterConfig {
@@ -52,7 +53,7 @@ export class ClusterConfig {
   }
 
   current(): ClusterConfigSnapshot {
-    const kubevirt = selectKubeVirt(this.#informer.list({ namespace: this.#namespace }));
+    const kubevirt = activeKubeVirt(this.#informer.list({ namespace: this.#namespace }), this.#namespace);
     const version = kubevirt
       ? `${kubevirt.metadata?.uid ?? ""}@${kubevirt.metadata?.resourceVersion ?? ""}`
       : "none";
@@ -69,15 +70,6 @@ export class ClusterConfig {
     this.#log.info({ source: after.source ?? "none", useEmulation: after.useEmulation }, "configuration");
     if (before) for (const listener of this.#listeners) listener();
   }
-}
-
-/** The KubeVirt CR that configures the namespace: the oldest by creation, then by name. */
-export function selectKubeVirt(candidates: readonly Frozen<KubeVirt>[]): Frozen<KubeVirt> | undefined {
-  return [...candidates].sort(
-    (a, b) =>
-      (a.metadata?.creationTimestamp ?? "").localeCompare(b.metadata?.creationTimestamp ?? "") ||
-      (a.metadata?.name ?? "").localeCompare(b.metadata?.name ?? ""),
-  )[0];
 }
 
 export function snapshotOf(kubevirt: Frozen<KubeVirt> | undefined): ClusterConfigSnapshot {

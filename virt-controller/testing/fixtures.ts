@@ -1,6 +1,6 @@
 /** Manifests and virt-handler stand-ins for virt-controller's tests. */
 import type { RunStrategy } from "../../api/index.js";
-import { type KubeClient, mutableCopy } from "../../runtime/index.js";
+import { type KubeClient, mutableCopy, wireTime, wireTimeMillis } from "../../runtime/index.js";
 import { eventually } from "../../test/harness/api-server-fixture.js";
 import {
   type Pod,
@@ -123,7 +123,7 @@ export async function handlerReportsRunning(
     status.phase = "Running";
     status.phaseTransitionTimestamps = [
       ...(status.phaseTransitionTimestamps ?? []),
-      { phase: "Running", phaseTransitionTimestamp: new Date().toISOString() },
+      { phase: "Running", phaseTransitionTimestamp: wireTimeMillis(Date.now()) },
     ];
     status.conditions = [
       ...(status.conditions ?? []).filter((condition) => condition.type !== "Ready"),
@@ -131,7 +131,7 @@ export async function handlerReportsRunning(
         type: "Ready",
         status: "True",
         lastProbeTime: null,
-        lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+        lastTransitionTime: wireTime(Date.now()),
       },
     ];
     vmi.status = status;
@@ -149,7 +149,7 @@ export function handlerReportsFinished(
     status.phase = phase;
     status.phaseTransitionTimestamps = [
       ...(status.phaseTransitionTimestamps ?? []),
-      { phase, phaseTransitionTimestamp: new Date().toISOString() },
+      { phase, phaseTransitionTimestamp: wireTimeMillis(Date.now()) },
     ];
     status.conditions = (status.conditions ?? []).filter((condition) => condition.type !== "Ready");
     vmi.status = status;

@@ -5,7 +5,14 @@
  */
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
-import { type Frozen, isConflict, isNotFound, Manager, type ReconcileRequest } from "../../runtime/index.js";
+import {
+  type Frozen,
+  isConflict,
+  isNotFound,
+  Manager,
+  type ReconcileRequest,
+  wireTime,
+} from "../../runtime/index.js";
 import { type Pod, podKind } from "../kinds.js";
 import { LAUNCHER } from "../vmi/launcher-pod.js";
 
@@ -75,7 +82,7 @@ export class LauncherKubelet {
 
   #statusFor(pod: Frozen<Pod>): NonNullable<Pod["status"]> {
     const behaviour = this.#behaviours.get(pod.metadata?.labels?.[LAUNCHER.vmNameLabel] ?? "") ?? "run";
-    const now = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+    const now = wireTime(Date.now());
     const image = pod.spec?.containers[0]?.image ?? "";
     const container = (state: object, ready: boolean) => ({
       name: LAUNCHER.container,

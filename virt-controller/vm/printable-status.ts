@@ -1,6 +1,5 @@
 import type { PrintableStatus, RunStrategy } from "../../api/index.js";
-import type { Frozen } from "../../runtime/index.js";
-import { findCondition, hasCondition } from "../conditions.js";
+import { type Frozen, findCondition, hasCondition } from "../../runtime/index.js";
 import type { VirtualMachine, VirtualMachineInstance } from "../kinds.js";
 import { isFinal, phaseOf } from "../vmi-phase.js";
 

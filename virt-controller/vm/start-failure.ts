@@ -1,7 +1,7 @@
 import type { RunStrategy, VirtualMachineStatus } from "../../api/index.js";
 import type { Frozen } from "../../runtime/index.js";
+import { parseWireTime, wireTime } from "../../runtime/index.js";
 import type { VirtualMachine, VirtualMachineInstance } from "../kinds.js";
-import { parseTime, wireTime } from "../timestamps.js";
 import { isFinal, wasRunning } from "../vmi-phase.js";
 
 /**
@@ -57,6 +57,6 @@ export function nextStartFailure(
 
 /** Milliseconds until a start is allowed again (0 when it is). */
 export function startBackoffRemainingMs(vm: Frozen<VirtualMachine>, nowMs: number): number {
-  const retryAt = parseTime(vm.status?.startFailure?.retryAfterTimestamp);
+  const retryAt = parseWireTime(vm.status?.startFailure?.retryAfterTimestamp);
   return retryAt === undefined ? 0 : Math.max(0, retryAt - nowMs);
 }

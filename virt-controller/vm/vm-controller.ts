@@ -9,8 +9,10 @@ import {
   isAlreadyExists,
   isConflict,
   isNotFound,
+  jsonEqual,
   type Manager,
   mutableCopy,
+  OwnWrites,
   objectKey,
   ownKey,
   type ReconcileRequest,
@@ -19,7 +21,6 @@ import {
 } from "../../runtime/index.js";
 import type { ClusterConfig, ClusterConfigSnapshot } from "../config/cluster-config.js";
 import { type VirtualMachine, type VirtualMachineInstance, vmiKind, vmKind } from "../kinds.js";
-import { OwnWrites, sameJson } from "../own-writes.js";
 import { decideRunStrategy, type VmDecision } from "./run-strategy.js";
 import { KUBEVIRT_START_BACKOFF, type StartBackoffOptions } from "./start-failure.js";
 import { computeVmStatus } from "./vm-status.js";
@@ -43,9 +44,9 @@ type Failure = { reason: string; message: string };
 export function addVmController(manager: Manager, options: VmControllerOptions): Controller {
   const vms = manager.informer(vmKind);
   const vmis = manager.informer(vmiKind);
-  const expectations = new Expectations();
-  const ownWrites = new OwnWrites();
   const clock = options.clock ?? systemClock;
+  const expectations = new Expectations({ clock });
+  const ownWrites = new OwnWrites();
   const backoff = options.startBackoff ?? KUBEVIRT_START_BACKOFF;
   const ownerOf = controllerOwnerKey<VirtualMachineInstance>(vmKind);
   const controller = manager.controller({
@@ -244,7 +245,7 @@ class VmReconcile {
   }
 
   async #writeStatus(vm: Frozen<VirtualMachine>, status: VirtualMachine["status"]): Promise<void> {
-    if (sameJson(status, vm.status)) return;
+    if (jsonEqual(status, vm.status)) return;
     const updated = mutableCopy<VirtualMachine>(vm);
     updated.status = status;
     let stored: VirtualMachine;

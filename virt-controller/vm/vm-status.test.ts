@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { deepFreeze } from "../../runtime/index.js";
+import { deepFreeze, jsonEqual } from "../../runtime/index.js";
 import type { VirtualMachine } from "../kinds.js";
-import { sameJson } from "../own-writes.js";
 import { cachedVm, cachedVmi } from "../testing/objects.js";
 import { KUBEVIRT_START_BACKOFF } from "./start-failure.js";
 import { computeVmStatus, type VmStatusInput } from "./vm-status.js";
@@ -67,7 +66,7 @@ describe("computeVmStatus", () => {
     const second = computeVmStatus(
       input({ vm, failure: { reason: "InvalidSpec", message: "bad" }, nowMs: NOW + 60_000 }),
     );
-    assert.ok(sameJson(first, second), JSON.stringify([first, second]));
+    assert.ok(jsonEqual(first, second), JSON.stringify([first, second]));
     const cleared = computeVmStatus(input({ vm }));
     assert.equal(
       cleared.conditions?.some((c) => c.type === "Failure"),

@@ -1,6 +1,12 @@
 import type { Condition, RunStrategy, VirtualMachineStatus } from "../../api/index.js";
-import { type Frozen, mutableCopy } from "../../runtime/index.js";
-import { findCondition, withCondition, withConditionAsIs, withoutCondition } from "../conditions.js";
+import {
+  type Frozen,
+  findCondition,
+  mutableCopy,
+  putCondition,
+  removeCondition,
+  setCondition,
+} from "../../runtime/index.js";
 import type { VirtualMachine, VirtualMachineInstance } from "../kinds.js";
 import { printableStatus } from "./printable-status.js";
 import { nextStartFailure, type StartBackoffOptions } from "./start-failure.js";
@@ -69,8 +75,8 @@ function setRequests(status: VirtualMachineStatus, input: VmStatusInput): void {
 function conditionsOf(current: Condition[] | undefined, input: VmStatusInput): Condition[] {
   let conditions = withReady(current, input);
   conditions = input.failure
-    ? withCondition(conditions, { type: "Failure", status: "True", ...input.failure }, input.nowMs)
-    : withoutCondition(conditions, "Failure");
+    ? setCondition(conditions, { type: "Failure", status: "True", ...input.failure }, input.nowMs)
+    : removeCondition(conditions, "Failure");
   const mirrored = (input.vmi?.status?.conditions ?? []).filter(
     (condition) => !OWN_CONDITIONS.has(condition.type),
   );
@@ -82,9 +88,9 @@ function conditionsOf(current: Condition[] | undefined, input: VmStatusInput): C
 
 function withReady(current: Condition[] | undefined, input: VmStatusInput): Condition[] {
   const vmiReady = findCondition(input.vmi?.status?.conditions, "Ready");
-  if (vmiReady) return withConditionAsIs(current, mutableCopy(vmiReady) as Condition);
+  if (vmiReady) return putCondition(current, mutableCopy(vmiReady) as Condition);
   const [reason, message] = input.vmi
     ? ["VMIConditionMissing", "VMI is missing the Ready condition"]
     : ["VMINotExists", "VMI does not exist"];
-  return withCondition(current, { type: "Ready", status: "False", reason, message }, input.nowMs);
+  return setCondition(current, { type: "Ready", status: "False", reason, message }, input.nowMs);
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { eventKind } from "../../runtime/index.js";
 import { eventually } from "../../test/harness/api-server-fixture.js";
 import { podKind, vmiKind } from "../kinds.js";
 import {
@@ -198,5 +199,42 @@ describe("the VMI controller against the dev API server, scheduler and a test ku
       text,
       /kubevirt_vmi_phase_transition_time_from_creation_seconds_bucket\{le="5",phase="Scheduling"\} [1-9]/,
     );
+  });
+});
+
+describe("a launcher pod the API server refuses", () => {
+  let cluster: VirtTestCluster;
+
+  before(async () => {
+    cluster = await startVirtTestCluster();
+    // A --launcher-image with a trailing space: the API server answers 422, as Kubernetes does.
+    await cluster.startController({ launcherImage: "registry.example/virt-launcher:v1 " });
+  });
+  after(async () => cluster?.close());
+
+  test("shows on the VMI as Synchronized=False with reason FailedCreate and the server's message, and in a FailedCreate Event", async () => {
+    await cluster.client.resource(vmiKind).create(vmiManifest("refused"));
+    const vmi = await vmiWhere(
+      cluster.client,
+      "refused",
+      "a Synchronized condition",
+      (v) => v.status?.conditions?.some((c) => c.type === "Synchronized") ?? false,
+    );
+    const synchronized = vmi.status?.conditions?.find((c) => c.type === "Synchronized");
+    assert.equal(synchronized?.status, "False");
+    assert.equal(synchronized?.reason, "FailedCreate");
+    assert.match(
+      synchronized?.message ?? "",
+      /^failed to create virtual machine pod: .*spec\.containers\[0\]\.image.*must not have leading or trailing whitespace/,
+    );
+    assert.doesNotMatch(synchronized?.message ?? "", /POST /, "the server's message, not our request line");
+    assert.equal(vmi.status?.phase, "Pending");
+    assert.equal((await launcherPods(cluster.client, vmi.metadata?.uid ?? "")).length, 0);
+    const event = await eventually("a FailedCreate event", async () => {
+      const events = await cluster.client.resource(eventKind).list({ namespace: NAMESPACE });
+      return events.items.find((e) => e.involvedObject.name === "refused" && e.reason === "FailedCreate");
+    });
+    assert.equal(event.type, "Warning");
+    assert.match(event.message, /^Error creating pod: .*must not have leading or trailing whitespace/);
   });
 });

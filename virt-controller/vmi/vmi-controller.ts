@@ -13,19 +13,21 @@ import {
   type Frozen,
   isConflict,
   isNotFound,
+  jsonEqual,
   type Manager,
   mutableCopy,
+  OwnWrites,
   ownKey,
   type ReconcileRequest,
   systemClock,
 } from "../../runtime/index.js";
 import type { ClusterConfig } from "../config/cluster-config.js";
 import { type Pod, podKind, type VirtualMachineInstance, vmiKind } from "../kinds.js";
-import { OwnWrites, sameJson } from "../own-writes.js";
 import { describeCauses } from "../vm/vmi-template.js";
 import { isFinal, phaseOf } from "../vmi-phase.js";
 import { LAUNCHER, renderLauncherPod } from "./launcher-pod.js";
 import { launcherPodOf } from "./launcher-pod-state.js";
+import { PodCreateError } from "./pod-create-failure.js";
 import { nextVmiState } from "./vmi-lifecycle.js";
 
 export interface VmiControllerOptions {
@@ -51,7 +53,7 @@ export function addVmiController(manager: Manager, options: VmiControllerOptions
     labelSelector: LAUNCHER.selector,
     indexers: { [BY_VMI_UID]: byLabel<Pod>(LABELS.createdBy) },
   });
-  const expectations = new Expectations();
+  const expectations = new Expectations({ clock: options.clock ?? systemClock });
   const ownWrites = new OwnWrites();
   const podOwner = controllerOwnerKey<Pod>(vmiKind);
   const sync = new VmiSync(manager, options, { expectations, ownWrites });
@@ -121,11 +123,21 @@ class VmiSync {
       );
     const invalidSpec = spec && invalidSpecOf(vmi, spec, config.featureGates);
     let pod: Frozen<Pod> | Pod | undefined = launcherPodOf(owned);
+    let createFailure: PodCreateError | undefined;
     if (config && spec && !pod && !invalidSpec && !vmi.metadata?.deletionTimestamp) {
-      pod = await this.#createPod(request, vmi, spec, config.useEmulation);
+      const created = await this.#createPod(request, vmi, spec, config.useEmulation);
+      if (created instanceof PodCreateError) createFailure = created;
+      else pod = created;
     }
-    const next = nextVmiState({ vmi, pod, invalidSpec, nowMs: this.#clock.now() });
-    if (!(await this.#write(request, vmi, next))) return;
+    const podCreateFailure = createFailure && {
+      reason: createFailure.reason,
+      message: createFailure.conditionMessage,
+    };
+    const next = nextVmiState({ vmi, pod, invalidSpec, podCreateFailure, nowMs: this.#clock.now() });
+    const written = await this.#write(request, vmi, next);
+    // The VMI now says why; the create is retried with backoff, as any failed reconcile is.
+    if (createFailure) throw createFailure;
+    if (!written) return;
     const handedToNode = Boolean(next.status?.nodeName);
     if (isFinal(next) || (vmi.metadata?.deletionTimestamp && !handedToNode))
       await this.#deletePods(request, vmi, owned);
@@ -136,7 +148,7 @@ class VmiSync {
     vmi: Frozen<VirtualMachineInstance>,
     spec: VirtualMachineInstanceSpec,
     useEmulation: boolean,
-  ): Promise<Pod> {
+  ): Promise<Pod | PodCreateError> {
     const { expectations } = this.#state;
     const manifest = renderLauncherPod(vmi, spec, { image: this.#options.launcherImage, useEmulation });
     expectations.expectCreations(request.key, 1);
@@ -145,8 +157,9 @@ class VmiSync {
       pod = await this.#manager.client.resource(podKind).create(manifest);
     } catch (error) {
       expectations.lower(request.key, 1, 0);
-      this.#manager.events.warning(vmi, "FailedCreate", `Error creating pod: ${messageOf(error)}`);
-      throw new Error(`cannot create the launcher pod of VMI ${request.key}`, { cause: error });
+      const failure = new PodCreateError(request.key, error);
+      this.#manager.events.warning(vmi, failure.reason, failure.eventMessage);
+      return failure;
     }
     request.log.info({ pod: pod.metadata?.name }, "created the launcher pod");
     this.#manager.events.normal(
@@ -163,7 +176,7 @@ class VmiSync {
     vmi: Frozen<VirtualMachineInstance>,
     next: VirtualMachineInstance,
   ): Promise<boolean> {
-    if (sameJson(writtenPart(next), writtenPart(vmi))) return true;
+    if (jsonEqual(writtenPart(next), writtenPart(vmi))) return true;
     let stored: VirtualMachineInstance;
     try {
       stored = await this.#manager.client.resource(vmiKind).update(next);
@@ -223,8 +236,4 @@ function writtenPart(vmi: Frozen<VirtualMachineInstance> | VirtualMachineInstanc
 
 function failureMessage(vmi: VirtualMachineInstance): string {
   return vmi.status?.conditions?.find((condition) => condition.type === "Ready")?.message ?? "the VMI failed";
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { sameJson } from "../own-writes.js";
+import { jsonEqual } from "../../runtime/index.js";
 import { cachedVmi, launcherPod } from "../testing/objects.js";
 import { nextVmiState } from "./vmi-lifecycle.js";
 
@@ -10,7 +10,7 @@ const FINALIZER = "kubevirt.io/virtualMachineControllerFinalize";
 describe("nextVmiState: the VMI as virt-controller wants it, given its launcher pod", () => {
   test("Pending without a pod: nothing to write", () => {
     const vmi = cachedVmi(undefined);
-    assert.ok(sameJson(nextVmiState({ vmi, pod: undefined, invalidSpec: undefined, nowMs: NOW }), vmi));
+    assert.ok(jsonEqual(nextVmiState({ vmi, pod: undefined, invalidSpec: undefined, nowMs: NOW }), vmi));
   });
 
   test("Pending with a new pod: Scheduling, the finalizer, qosClass, Ready=False, one transition", () => {
@@ -70,7 +70,7 @@ describe("nextVmiState: the VMI as virt-controller wants it, given its launcher 
       invalidSpec: undefined,
       nowMs: NOW + 5000,
     });
-    assert.ok(sameJson(again, scheduling));
+    assert.ok(jsonEqual(again, scheduling));
   });
 
   test("unschedulable and image pull errors become conditions, and go once resolved", () => {
@@ -132,7 +132,7 @@ describe("nextVmiState: the VMI as virt-controller wants it, given its launcher 
     for (const phase of ["Running", "Succeeded"] as const) {
       const vmi = cachedVmi(phase, { nodeName: "n1", finalizers: [FINALIZER] });
       assert.ok(
-        sameJson(nextVmiState({ vmi, pod: undefined, invalidSpec: undefined, nowMs: NOW }), vmi),
+        jsonEqual(nextVmiState({ vmi, pod: undefined, invalidSpec: undefined, nowMs: NOW }), vmi),
         phase,
       );
     }
@@ -168,5 +168,39 @@ describe("nextVmiState: the VMI as virt-controller wants it, given its launcher 
       false,
     );
     assert.equal(fixed.status?.phase, "Scheduling");
+  });
+
+  test("a refused pod create: Synchronized=False with its reason, still Pending; created later, the condition goes", () => {
+    const podCreateFailure = {
+      reason: "FailedCreate",
+      message: "failed to create virtual machine pod: forbidden",
+    };
+    const refused = nextVmiState({
+      vmi: cachedVmi(undefined),
+      pod: undefined,
+      invalidSpec: undefined,
+      podCreateFailure,
+      nowMs: NOW,
+    });
+    assert.equal(refused.status?.phase, "Pending");
+    const synchronized = refused.status?.conditions?.find((c) => c.type === "Synchronized");
+    assert.deepEqual(
+      [synchronized?.status, synchronized?.reason, synchronized?.message],
+      ["False", "FailedCreate", podCreateFailure.message],
+    );
+    const again = nextVmiState({
+      vmi: refused,
+      pod: undefined,
+      invalidSpec: undefined,
+      podCreateFailure,
+      nowMs: NOW + 5000,
+    });
+    assert.ok(jsonEqual(again, refused), "the same refusal again writes nothing");
+    const created = nextVmiState({ vmi: refused, pod: launcherPod({}), invalidSpec: undefined, nowMs: NOW });
+    assert.equal(
+      created.status?.conditions?.some((c) => c.type === "Synchronized"),
+      false,
+    );
+    assert.equal(created.status?.phase, "Scheduling");
   });
 });

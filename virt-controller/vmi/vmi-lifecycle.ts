@@ -1,8 +1,14 @@
 import { FINALIZERS, LABELS, type VirtualMachineInstancePhase } from "../../api/index.js";
-import { type Frozen, mutableCopy } from "../../runtime/index.js";
-import { type ConditionUpdate, findCondition, withCondition, withoutCondition } from "../conditions.js";
+import {
+  type ConditionUpdate,
+  type Frozen,
+  findCondition,
+  mutableCopy,
+  removeCondition,
+  setCondition,
+  wireTimeMillis,
+} from "../../runtime/index.js";
 import type { Pod, VirtualMachineInstance } from "../kinds.js";
-import { preciseTime } from "../timestamps.js";
 import { isFinal, phaseOf } from "../vmi-phase.js";
 import {
   imagePullError,
@@ -11,6 +17,7 @@ import {
   runningNode,
   unscheduledCondition,
 } from "./launcher-pod-state.js";
+import { FAILED_CREATE_POD_REASON } from "./pod-create-failure.js";
 
 type AnyPod = Frozen<Pod> | Pod;
 
@@ -20,6 +27,8 @@ export interface LifecycleInput {
   pod: AnyPod | undefined;
   /** Why the spec cannot run (semantic validation), or undefined. */
   invalidSpec: string | undefined;
+  /** Why this reconcile's launcher pod create failed (KubeVirt's sync error), if it did. */
+  podCreateFailure?: SyncFailure | undefined;
   nowMs: number;
 }
 
@@ -31,6 +40,12 @@ export const VMI_FAILURE_REASONS = {
 } as const;
 
 const PULL_ERRORS = new Set(["ErrImagePull", "ImagePullBackOff"]);
+
+/** A reason and message for the Synchronized=False condition. */
+export interface SyncFailure {
+  reason: string;
+  message: string;
+}
 
 /**
  * The VMI as virt-controller wants it, given its launcher pod: phases Pending → Scheduling →
@@ -65,11 +80,12 @@ function pending(vmi: VirtualMachineInstance, input: LifecycleInput): void {
   if (input.invalidSpec) {
     status.phase = "Pending";
     const message = input.invalidSpec;
-    setCondition(vmi, { type: "Failure", status: "True", reason: "InvalidSpec", message }, input);
+    setConditionOf(vmi, { type: "Failure", status: "True", reason: "InvalidSpec", message }, input);
     return;
   }
-  status.conditions = withoutCondition(status.conditions, "Failure");
-  if (status.conditions.length === 0) delete status.conditions;
+  status.conditions = removeCondition(status.conditions, "Failure");
+  syncPodCreateFailure(vmi, input);
+  if (status.conditions?.length === 0) delete status.conditions;
   if (input.pod) {
     moveTo(vmi, "Scheduling", input);
     vmi.metadata ??= {};
@@ -79,6 +95,21 @@ function pending(vmi: VirtualMachineInstance, input: LifecycleInput): void {
   } else if (vmi.metadata?.deletionTimestamp) {
     fail(vmi, DELETED_BEFORE_SCHEDULED, input);
   }
+}
+
+/**
+ * A refused pod create shows as Synchronized=False with its reason (KubeVirt's CheckFailure);
+ * once a create gets through, the condition goes. Other Synchronized reasons are not ours here.
+ */
+function syncPodCreateFailure(vmi: VirtualMachineInstance, input: LifecycleInput): void {
+  const failure = input.podCreateFailure;
+  const synchronized = findCondition(vmi.status?.conditions, "Synchronized");
+  if (failure) {
+    // Visibly Pending, as with an invalid spec: the VMI waits for the next attempt.
+    if (vmi.status) vmi.status.phase = "Pending";
+    syncCondition(vmi, "Synchronized", { status: "False", ...failure }, input);
+  } else if (synchronized?.reason === FAILED_CREATE_POD_REASON)
+    syncCondition(vmi, "Synchronized", undefined, input);
 }
 
 function scheduling(vmi: VirtualMachineInstance, input: LifecycleInput): void {
@@ -100,7 +131,7 @@ function scheduling(vmi: VirtualMachineInstance, input: LifecycleInput): void {
     syncCondition(vmi, "Synchronized", pullError && { status: "False", ...pullError }, input);
   const node = runningNode(pod);
   if (node) handOver(vmi, pod, node, input);
-  else setCondition(vmi, GUEST_NOT_RUNNING, input);
+  else setConditionOf(vmi, GUEST_NOT_RUNNING, input);
 }
 
 function scheduled(vmi: VirtualMachineInstance, input: LifecycleInput): void {
@@ -152,14 +183,14 @@ function handOver(vmi: VirtualMachineInstance, pod: AnyPod, node: string, input:
   vmi.metadata.labels = { ...(vmi.metadata.labels ?? {}), [LABELS.nodeName]: node };
   syncCondition(vmi, "PodScheduled", undefined, input);
   syncCondition(vmi, "Synchronized", undefined, input);
-  setCondition(vmi, GUEST_NOT_RUNNING, input);
+  setConditionOf(vmi, GUEST_NOT_RUNNING, input);
   moveTo(vmi, "Scheduled", input);
 }
 
 function fail(vmi: VirtualMachineInstance, failure: Failure, input: LifecycleInput): void {
   const status = vmi.status ?? {};
   status.reason = failure.reason;
-  setCondition(
+  setConditionOf(
     vmi,
     { type: "Ready", status: "False", reason: failure.readyReason, message: failure.message },
     input,
@@ -178,14 +209,14 @@ function moveTo(
   status.phase = phase;
   status.phaseTransitionTimestamps = [
     ...(status.phaseTransitionTimestamps ?? []),
-    { phase, phaseTransitionTimestamp: preciseTime(input.nowMs) },
+    { phase, phaseTransitionTimestamp: wireTimeMillis(input.nowMs) },
   ];
 }
 
-function setCondition(vmi: VirtualMachineInstance, update: ConditionUpdate, input: LifecycleInput): void {
+function setConditionOf(vmi: VirtualMachineInstance, update: ConditionUpdate, input: LifecycleInput): void {
   const status = vmi.status ?? {};
   vmi.status = status;
-  status.conditions = withCondition(status.conditions, update, input.nowMs);
+  status.conditions = setCondition(status.conditions, update, input.nowMs);
 }
 
 /** Sets `type` to `update`, or removes it when there is nothing to say. */
@@ -196,9 +227,9 @@ function syncCondition(
   input: LifecycleInput,
 ): void {
   const status = vmi.status ?? {};
-  if (update) setCondition(vmi, { type, ...update }, input);
+  if (update) setConditionOf(vmi, { type, ...update }, input);
   else if (findCondition(status.conditions, type))
-    status.conditions = withoutCondition(status.conditions, type);
+    status.conditions = removeCondition(status.conditions, type);
 }
 
 function removeFinalizer(vmi: VirtualMachineInstance): void {

@@ -1,8 +1,8 @@
 import { Gauge, Histogram, type Registry } from "prom-client";
 import { VMI_PHASES } from "../../api/index.js";
 import type { Frozen, SharedInformer } from "../../runtime/index.js";
+import { parseWireTime } from "../../runtime/index.js";
 import type { VirtualMachineInstance } from "../kinds.js";
-import { parseTime } from "../timestamps.js";
 import { phaseOf } from "../vmi-phase.js";
 
 /** KubeVirt's buckets for phase transition times (seconds). */
@@ -57,11 +57,11 @@ export class VmiPhaseMetrics {
   #observe(previous: Frozen<VirtualMachineInstance>, current: Frozen<VirtualMachineInstance>): void {
     const phase = phaseOf(current);
     if (phase === phaseOf(previous) || !this.#isLeader()) return;
-    const created = parseTime(current.metadata?.creationTimestamp);
+    const created = parseWireTime(current.metadata?.creationTimestamp);
     const entry = [...(current.status?.phaseTransitionTimestamps ?? [])]
       .reverse()
       .find((e) => e.phase === phase);
-    const entered = parseTime(entry?.phaseTransitionTimestamp) ?? this.#now();
+    const entered = parseWireTime(entry?.phaseTransitionTimestamp) ?? this.#now();
     if (created === undefined) return;
     this.#transitions.observe({ phase }, Math.max(0, (entered - created) / 1000));
   }

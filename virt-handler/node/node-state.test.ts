@@ -1,16 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { deepFreeze } from "../../runtime/index.js";
+import { deepFreeze, wireTime } from "../../runtime/index.js";
 import type { Node } from "../kinds.js";
 import { HOST_TOOLS, type HostToolsReport } from "./host-tools.js";
 import { HOST_TOOLS_CONDITION, type NodeCondition } from "./host-tools-condition.js";
-import {
-  KVM_RESOURCE,
-  type NodeFacts,
-  nodeMetadataPatch,
-  nodeStatusPatch,
-  rfc3339Seconds,
-} from "./node-state.js";
+import { KVM_RESOURCE, type NodeFacts, nodeMetadataPatch, nodeStatusPatch } from "./node-state.js";
 
 const NOW = Date.parse("2030-05-06T07:08:09.456Z");
 const INSTALLED: HostToolsReport = { found: ["/usr/bin/qemu-img", "/usr/bin/genisoimage"], missing: [] };
@@ -56,7 +50,7 @@ describe("node metadata", () => {
     });
     const lost = nodeMetadataPatch(facts({ libvirtAnswers: false, kvmUsable: true }));
     assert.equal(lost.metadata.labels["kubevirt.io/schedulable"], "false");
-    assert.equal(rfc3339Seconds(0), "1970-01-01T00:00:00Z");
+    assert.equal(wireTime(0), "1970-01-01T00:00:00Z");
   });
 
   test("a node that lacks a host tool is not schedulable, even while libvirt answers", () => {

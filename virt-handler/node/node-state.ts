@@ -3,7 +3,7 @@
 // answers and the programs it runs are installed), the KVM device resource (only when KVM really
 // works) and the host-tools condition.
 import { ANNOTATIONS, LABELS } from "../../api/index.js";
-import type { Frozen } from "../../runtime/index.js";
+import { type Frozen, wireTime } from "../../runtime/index.js";
 import type { Node } from "../kinds.js";
 import type { HostToolsReport } from "./host-tools.js";
 import { conditionsWithHostTools } from "./host-tools-condition.js";
@@ -22,11 +22,6 @@ export interface NodeFacts {
   readonly now: number;
 }
 
-/** metav1.Time: RFC 3339 in whole seconds, as KubeVirt writes the heartbeat. */
-export function rfc3339Seconds(epochMs: number): string {
-  return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, "Z");
-}
-
 /** VMs may be scheduled here: libvirt answers and nothing virt-handler runs is missing. */
 function schedulable(facts: NodeFacts): boolean {
   return facts.libvirtAnswers && facts.hostTools.missing.length === 0;
@@ -39,7 +34,7 @@ export function nodeMetadataPatch(facts: NodeFacts): {
   return {
     metadata: {
       labels: { [LABELS.nodeSchedulable]: schedulable(facts) ? "true" : "false" },
-      annotations: { [ANNOTATIONS.heartbeat]: rfc3339Seconds(facts.now) },
+      annotations: { [ANNOTATIONS.heartbeat]: wireTime(facts.now) },
     },
   };
 }
@@ -53,11 +48,7 @@ export function nodeMetadataPatch(facts: NodeFacts): {
  */
 export function nodeStatusPatch(node: Frozen<Node> | undefined, facts: NodeFacts): unknown {
   const resources = kvmResourcePatch(node, facts.kvmUsable);
-  const conditions = conditionsWithHostTools(
-    node?.status?.conditions,
-    facts.hostTools,
-    rfc3339Seconds(facts.now),
-  );
+  const conditions = conditionsWithHostTools(node?.status?.conditions, facts.hostTools, wireTime(facts.now));
   if (resources === undefined && conditions === undefined) return undefined;
   const resourceVersion = node?.metadata?.resourceVersion;
   return {

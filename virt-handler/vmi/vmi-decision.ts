@@ -1,19 +1,12 @@
-import { isDeepStrictEqual } from "node:util";
 // What to do about one VMI of this node, decided from what is observed now (pure: the VMI from
 // the cache, its domain's state, whether its launcher pod is still there, whether it may run):
 // level-based, so the same observation always gives the same decision, whatever happened before.
 import { DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS, FINALIZERS } from "../../api/index.js";
 import { ShutoffReason } from "../../libvirt/index.js";
-import { type Frozen, mutableCopy } from "../../runtime/index.js";
+import { type Frozen, jsonEqual, mutableCopy, setCondition } from "../../runtime/index.js";
 import { type DomainFacts, isActive } from "../domain/observed-domain.js";
 import type { Vmi } from "../kinds.js";
-import {
-  type FinalOutcome,
-  finalStatus,
-  outcomeOfStoppedDomain,
-  runningStatus,
-  setCondition,
-} from "./vmi-status.js";
+import { type FinalOutcome, finalStatus, outcomeOfStoppedDomain, runningStatus } from "./vmi-status.js";
 
 /** The finalizer virt-handler holds on a VMI while its domain may exist (KubeVirt's name). */
 export const HANDLER_FINALIZER = FINALIZERS.vmController;
@@ -149,14 +142,9 @@ export function gracePeriodMs(vmi: Frozen<Vmi>): number {
 function writeIfChanged(vmi: Frozen<Vmi>, updated: Vmi): Decision {
   // Structural comparison: a real API server may hand back keys in another order than we build them.
   const same =
-    sameJson(updated.status ?? {}, vmi.status ?? {}) &&
-    sameJson(updated.metadata?.finalizers ?? [], vmi.metadata?.finalizers ?? []);
+    jsonEqual(updated.status ?? {}, vmi.status ?? {}) &&
+    jsonEqual(updated.metadata?.finalizers ?? [], vmi.metadata?.finalizers ?? []);
   return same ? NONE : { kind: "write", vmi: updated };
-}
-
-/** Equal as JSON: key order does not matter, undefined fields count as absent. */
-function sameJson(a: unknown, b: unknown): boolean {
-  return isDeepStrictEqual(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b)));
 }
 
 function hasFinalizer(vmi: Frozen<Vmi>): boolean {

@@ -9,6 +9,7 @@ import {
   type EventRecorder,
   type Frozen,
   NotFoundError,
+  OwnWrites,
   type ReconcileRequest,
   type ReconcileResult,
   type ResourceClient,
@@ -19,7 +20,6 @@ import { type ObservedDomain, observeDomainByName } from "../domain/observed-dom
 import { type VmiDomainFactory, VmiStartError } from "../domain/vmi-domain-factory.js";
 import type { Vmi } from "../kinds.js";
 import { type LauncherLookup, launcherState } from "./launcher-pod.js";
-import { OwnWrites } from "./own-writes.js";
 import { cannotStart, type Decision, decide, type RunPermission } from "./vmi-decision.js";
 
 export interface VmiReconcilerOptions {
@@ -63,7 +63,7 @@ export class VmiReconciler {
   readonly reconcile = async (request: ReconcileRequest): Promise<ReconcileResult | undefined> => {
     const { key, log } = request;
     const vmi = this.#options.vmis.get(key);
-    if (vmi !== undefined && this.#writes.isStale(key, vmi.metadata?.resourceVersion)) {
+    if (vmi !== undefined && this.#writes.cacheIsBehind(key, vmi.metadata?.resourceVersion)) {
       return { requeueAfterMs: 2_000 }; // normally the informer's update event comes first
     }
     const domainName = this.#options.factory.domainName({
@@ -219,8 +219,8 @@ export class VmiReconciler {
 
   async #write(key: string, before: Frozen<Vmi>, after: Vmi, log: Logger): Promise<void> {
     try {
-      await this.#options.vmiClient.update(after);
-      this.#writes.wrote(key, before.metadata?.resourceVersion);
+      const stored = await this.#options.vmiClient.update(after);
+      this.#writes.wrote(key, before.metadata?.resourceVersion, stored.metadata?.resourceVersion);
       log.info({ phase: after.status?.phase, reason: after.status?.reason }, "VMI status written");
     } catch (error) {
       if (error instanceof NotFoundError) return; // deleted meanwhile: nothing left to report to

@@ -2,7 +2,6 @@
 // from the same facts gives the same status, transition times included, so an unchanged domain
 // never causes a write.
 import {
-  type Condition,
   type VirtualMachineInstancePhase,
   type VirtualMachineInstanceStatus,
   VMI_CONDITION_TYPES,
@@ -10,10 +9,16 @@ import {
 } from "../../api/index.js";
 import type { NetworkInterface } from "../../libvirt/domain-xml/index.js";
 import { CrashedReason, DomainState, PausedReason, ShutoffReason } from "../../libvirt/index.js";
-import { type Frozen, mutableCopy } from "../../runtime/index.js";
+import {
+  type ConditionUpdate,
+  type Frozen,
+  mutableCopy,
+  removeCondition,
+  setCondition,
+  wireTime,
+} from "../../runtime/index.js";
 import type { DomainFacts } from "../domain/observed-domain.js";
 import type { Vmi } from "../kinds.js";
-import { rfc3339Seconds } from "../node/node-state.js";
 
 export type VmiStatus = VirtualMachineInstanceStatus;
 type InterfaceStatus = NonNullable<VmiStatus["interfaces"]>[number];
@@ -78,7 +83,7 @@ export function runningStatus(vmi: Frozen<Vmi>, facts: DomainFacts, now: number)
   return status;
 }
 
-function pausedCondition(reason: number): Omit<Condition, "lastTransitionTime" | "lastProbeTime"> {
+function pausedCondition(reason: number): ConditionUpdate {
   const byIoError = reason === PausedReason.IOError;
   return {
     type: VMI_CONDITION_TYPES.paused,
@@ -112,28 +117,9 @@ function withPhase(vmi: Frozen<Vmi>, phase: VirtualMachineInstancePhase, now: nu
   status.phase = phase;
   status.phaseTransitionTimestamps = [
     ...(status.phaseTransitionTimestamps ?? []),
-    { phase, phaseTransitionTimestamp: rfc3339Seconds(now) },
+    { phase, phaseTransitionTimestamp: wireTime(now) },
   ];
   return status;
-}
-
-/** Sets a condition; its lastTransitionTime changes only when its status does. */
-export function setCondition(
-  conditions: readonly Condition[] | undefined,
-  wanted: Omit<Condition, "lastTransitionTime" | "lastProbeTime">,
-  now: number,
-): Condition[] {
-  const previous = conditions?.find((condition) => condition.type === wanted.type);
-  const transition =
-    previous?.status === wanted.status && previous.lastTransitionTime
-      ? previous.lastTransitionTime
-      : rfc3339Seconds(now);
-  const condition: Condition = { ...wanted, lastProbeTime: null, lastTransitionTime: transition };
-  return [...removeCondition(conditions, wanted.type), condition];
-}
-
-function removeCondition(conditions: readonly Condition[] | undefined, type: string): Condition[] {
-  return (conditions ?? []).filter((condition) => condition.type !== type);
 }
 
 /**

@@ -4,8 +4,8 @@
  * removes what carries it) and an annotation saying what the Secret holds. They are not part of
  * the rendered strategy: their content is generated, never rendered.
  */
-import { isDeepStrictEqual } from "node:util";
 import type { Frozen } from "../../runtime/index.js";
+import { jsonEqual } from "../../runtime/index.js";
 import { materialOf, type Secret, TLS_SECRET_KEYS } from "../../runtime/tls/secret-tls-source.js";
 import type { TlsMaterial } from "../../runtime/tls/tls-material.js";
 import { MANAGED_BY_LABEL, MANAGED_BY_VALUE } from "../strategy/install-strategy.js";
@@ -68,7 +68,7 @@ export function differsFrom(live: Frozen<Secret>, desired: Secret): boolean {
     live.type !== desired.type ||
     Object.entries(labels).some(([key, value]) => live.metadata?.labels?.[key] !== value) ||
     Object.entries(annotations).some(([key, value]) => live.metadata?.annotations?.[key] !== value) ||
-    !isDeepStrictEqual({ ...live.data }, desired.data)
+    !jsonEqual({ ...live.data }, desired.data)
   );
 }
 

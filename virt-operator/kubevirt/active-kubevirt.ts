@@ -1,3 +1,4 @@
+import { byKubeVirtAge } from "../../api/index.js";
 import { type Frozen, objectKey } from "../../runtime/index.js";
 import type { KubeVirt } from "../kinds.js";
 import { OPERATOR_FINALIZER } from "../strategy/install-strategy.js";
@@ -19,9 +20,11 @@ export const OUTSIDE_NAMESPACE = "KubeVirtOutsideOperatorNamespace";
 /**
  * One KubeVirt per cluster is installed: among the CRs in the operator's namespace, the one that
  * already holds the operator's finalizer (it was installed from), else the oldest
- * (creationTimestamp, then name). Preferring the finalizer keeps the choice stable when two CRs
- * share a creation second and the cache saw the later name first. Pure: recomputed from the
- * cache on every reconcile.
+ * (`byKubeVirtAge`, the order the components use). Preferring the finalizer keeps the choice
+ * stable when two CRs share a creation second and the cache saw the later name first. Unlike the
+ * components' `activeKubeVirt`, a CR being deleted stays elected: it configures nothing, but the
+ * operator still has to uninstall what it installed from it (KubeVirt's operator, too, acts on a
+ * CR until its phase is Deleted). Pure: recomputed from the cache on every reconcile.
  */
 export function electActiveKubeVirt(kubevirts: readonly Frozen<KubeVirt>[], namespace: string): Election {
   const candidates = kubevirts
@@ -57,20 +60,9 @@ function refusalOf(
 
 function byPrecedence(left: Frozen<KubeVirt>, right: Frozen<KubeVirt>): number {
   const held = Number(holdsFinalizer(right)) - Number(holdsFinalizer(left));
-  if (held !== 0) return held;
-  const created = creationMs(left) - creationMs(right);
-  if (created !== 0) return created;
-  const leftName = left.metadata?.name ?? "";
-  const rightName = right.metadata?.name ?? "";
-  return leftName < rightName ? -1 : leftName > rightName ? 1 : 0;
+  return held !== 0 ? held : byKubeVirtAge(left, right);
 }
 
 export function holdsFinalizer(kubevirt: Frozen<KubeVirt>): boolean {
   return kubevirt.metadata?.finalizers?.includes(OPERATOR_FINALIZER) ?? false;
-}
-
-function creationMs(kubevirt: Frozen<KubeVirt>): number {
-  const parsed = Date.parse(kubevirt.metadata?.creationTimestamp ?? "");
-  // Not yet stamped (never from a real server): last.
-  return Number.isNaN(parsed) ? Number.MAX_SAFE_INTEGER : parsed;
 }

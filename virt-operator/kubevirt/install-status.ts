@@ -1,8 +1,7 @@
 import type { KUBEVIRT_CONDITION_TYPES, KubeVirtStatus } from "../../api/index.js";
-import type { Frozen } from "../../runtime/index.js";
+import { type ConditionUpdate, type Frozen, setConditions } from "../../runtime/index.js";
 import type { KubeVirt } from "../kinds.js";
 import type { InstallStrategy, OperatorIdentity } from "../strategy/install-strategy.js";
-import { type ConditionUpdate, withConditions } from "./conditions.js";
 import type { Readiness } from "./workload-readiness.js";
 
 /** What one install pass found, after its writes. */
@@ -68,7 +67,7 @@ export function computeInstallStatus(
   const status: KubeVirtStatus = {
     ...(structuredClone(previous) as KubeVirtStatus),
     phase: reachedTarget ? "Deployed" : "Deploying",
-    conditions: withConditions(previous.conditions, conditions, nowMs),
+    conditions: setConditions(previous.conditions, conditions, nowMs, "onChange"),
     operatorVersion: identity.version,
     targetKubeVirtRegistry: strategy.registry,
     targetKubeVirtVersion: strategy.version,

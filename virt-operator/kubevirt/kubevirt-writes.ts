@@ -1,10 +1,11 @@
-import { isDeepStrictEqual } from "node:util";
 import type { KubeVirtStatus } from "../../api/index.js";
 import {
   type Frozen,
   isNotFound,
   type JsonPatchOperation,
+  jsonEqual,
   mutableCopy,
+  OwnWrites,
   objectKey,
   type ResourceClient,
 } from "../../runtime/index.js";
@@ -19,7 +20,7 @@ import { OPERATOR_FINALIZER } from "../strategy/install-strategy.js";
  */
 export class KubeVirtWrites {
   readonly #client: ResourceClient<KubeVirt>;
-  readonly #basedOn = new Map<string, string>();
+  readonly #ownWrites = new OwnWrites();
 
   constructor(client: ResourceClient<KubeVirt>) {
     this.#client = client;
@@ -27,21 +28,16 @@ export class KubeVirtWrites {
 
   /** True while the cache still shows the version our last write replaced. */
   cacheIsBehind(kubevirt: Frozen<KubeVirt>): boolean {
-    const key = objectKey(kubevirt);
-    const basedOn = this.#basedOn.get(key);
-    if (basedOn === undefined) return false;
-    if (basedOn === kubevirt.metadata?.resourceVersion) return true;
-    this.#basedOn.delete(key);
-    return false;
+    return this.#ownWrites.cacheIsBehind(objectKey(kubevirt), kubevirt.metadata?.resourceVersion);
   }
 
   forget(key: string): void {
-    this.#basedOn.delete(key);
+    this.#ownWrites.forget(key);
   }
 
   /** Writes `status` (status subresource) unless it is what the CR already says. */
   async writeStatus(kubevirt: Frozen<KubeVirt>, status: KubeVirtStatus): Promise<Frozen<KubeVirt>> {
-    if (sameJson(kubevirt.status ?? {}, status)) return kubevirt;
+    if (jsonEqual(kubevirt.status ?? {}, status)) return kubevirt;
     const updated = mutableCopy<KubeVirt>(kubevirt);
     updated.status = status;
     return this.#wrote(kubevirt, await this.#client.updateStatus(updated));
@@ -61,24 +57,31 @@ export class KubeVirtWrites {
     const at = kubevirt.metadata?.finalizers?.indexOf(OPERATOR_FINALIZER) ?? -1;
     if (at < 0) return;
     const path = `/metadata/finalizers/${at}`;
+    let after: KubeVirt | undefined;
     try {
-      const after = await this.#client.jsonPatch(refOf(kubevirt), [
+      after = await this.#client.jsonPatch(refOf(kubevirt), [
         testVersion(kubevirt),
         { op: "test", path, value: OPERATOR_FINALIZER },
         { op: "remove", path },
       ]);
-      this.#wrote(kubevirt, after);
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }
-    // Usually the CR is gone now: until the cache says so, reconciles of its old version are skipped.
-    const basedOn = kubevirt.metadata?.resourceVersion;
-    if (basedOn) this.#basedOn.set(objectKey(kubevirt), basedOn);
+    // Usually the CR is gone now (no stored version): until the cache says so, reconciles of its
+    // old version are skipped.
+    this.#ownWrites.wrote(
+      objectKey(kubevirt),
+      kubevirt.metadata?.resourceVersion,
+      after?.metadata?.resourceVersion,
+    );
   }
 
   #wrote(before: Frozen<KubeVirt>, after: KubeVirt): Frozen<KubeVirt> {
-    const basedOn = before.metadata?.resourceVersion;
-    if (basedOn && after.metadata?.resourceVersion !== basedOn) this.#basedOn.set(objectKey(before), basedOn);
+    this.#ownWrites.wrote(
+      objectKey(before),
+      before.metadata?.resourceVersion,
+      after.metadata?.resourceVersion,
+    );
     return after as Frozen<KubeVirt>;
   }
 }
@@ -89,9 +92,4 @@ function refOf(kubevirt: Frozen<KubeVirt>): { namespace: string; name: string } 
 
 function testVersion(kubevirt: Frozen<KubeVirt>): JsonPatchOperation {
   return { op: "test", path: "/metadata/resourceVersion", value: kubevirt.metadata?.resourceVersion };
-}
-
-/** Equality as the API server sees it: JSON, where an absent field and undefined are the same. */
-function sameJson(left: unknown, right: unknown): boolean {
-  return isDeepStrictEqual(JSON.parse(JSON.stringify(left)), JSON.parse(JSON.stringify(right)));
 }

@@ -1,7 +1,6 @@
 import type { KubeVirtPhase, KubeVirtStatus } from "../../api/index.js";
-import type { Frozen } from "../../runtime/index.js";
+import { type ConditionUpdate, type Frozen, setConditions } from "../../runtime/index.js";
 import type { KubeVirt } from "../kinds.js";
-import { type ConditionUpdate, withConditions } from "./conditions.js";
 
 /**
  * Statuses outside a normal install: a CR that is refused, an install whose strategy cannot be
@@ -93,6 +92,6 @@ function withLifecycleConditions(
 ): KubeVirtStatus {
   const status = structuredClone(kubevirt.status ?? {}) as KubeVirtStatus;
   if (phase) status.phase = phase;
-  status.conditions = withConditions(kubevirt.status?.conditions, updates, nowMs);
+  status.conditions = setConditions(kubevirt.status?.conditions, updates, nowMs, "onChange");
   return status;
 }

@@ -1,4 +1,5 @@
-import { type JsonObject, jsonEqual } from "../json.js";
+import { jsonEqual } from "../../../runtime/objects/json-equality.js";
+import type { JsonObject } from "../json.js";
 import type { ObjectService } from "../objects/object-service.js";
 import { FRONT_PROXY_CLIENT_NAME } from "./front-proxy-certificates.js";
 

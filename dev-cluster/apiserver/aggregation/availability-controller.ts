@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
+import { wireTime } from "../../../runtime/clock/wire-time.js";
 import { objectAt, objectsAt } from "../builtin/json-read.js";
 import type { JsonObject } from "../json.js";
-import { timestamp } from "../objects/object-meta.js";
 import type { ObjectService } from "../objects/object-service.js";
 import type { ResourceType } from "../resource-type.js";
 import type { AggregatedDiscovery } from "./aggregated-discovery.js";
@@ -166,7 +166,7 @@ export class ApiServiceAvailability {
     const lastTransitionTime =
       previous?.status === availability.status && typeof previous.lastTransitionTime === "string"
         ? previous.lastTransitionTime
-        : timestamp(this.#deps.service.now());
+        : wireTime(this.#deps.service.now().getTime());
     const condition: JsonObject = { type: "Available", ...availability, lastTransitionTime };
     const status = objectAt(object, "status") ?? {};
     const updated: JsonObject = {

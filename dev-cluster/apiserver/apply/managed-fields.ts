@@ -1,10 +1,10 @@
+import { wireTime } from "../../../runtime/clock/wire-time.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
 import type { FieldSemanticsLookup } from "../resource-type.js";
 import { FieldSet } from "./field-set.js";
 import { decodeManagedFields, type ManagedFieldsEntry } from "./managed-fields-entry.js";
 import {
   entriesFromManagers,
-  formatTime,
   identityKey,
   type ManagerFields,
   type ManagerIdentity,
@@ -98,7 +98,7 @@ function takeOwnership(
     ...writer,
     fields: (previous?.fields ?? FieldSet.EMPTY).difference(changes.removed).union(changes.changed),
   };
-  const time = changes.changed.isEmpty() ? previous?.time : formatTime(now);
+  const time = changes.changed.isEmpty() ? previous?.time : wireTime(now.getTime());
   if (time !== undefined) written.time = time;
   return [...others, written];
 }

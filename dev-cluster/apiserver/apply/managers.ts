@@ -39,11 +39,6 @@ export function printManager(who: ManagerIdentity): string {
   return who.operation === "Update" ? `${printed} using ${who.apiVersion}` : printed;
 }
 
-/** metav1.Time's wire form: RFC 3339 in UTC, whole seconds. */
-export function formatTime(now: Date): string {
-  return now.toISOString().replace(/\.\d+Z$/, "Z");
-}
-
 export function managersFromEntries(entries: readonly ManagedFieldsEntry[]): ManagerFields[] {
   return entries.map((entry) => {
     const manager: ManagerFields = {

@@ -1,4 +1,5 @@
-import { isJsonObject, type JsonObject, type JsonValue, jsonEqual } from "../json.js";
+import { jsonEqual } from "../../../runtime/objects/json-equality.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
 import type { FieldSemanticsLookup } from "../resource-type.js";
 import { listItemElement } from "./list-items.js";
 import { type FieldPath, type PathElement, parseElement } from "./path-element.js";

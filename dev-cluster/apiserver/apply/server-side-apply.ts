@@ -1,5 +1,7 @@
+import { wireTime } from "../../../runtime/clock/wire-time.js";
+import { jsonEqual } from "../../../runtime/objects/json-equality.js";
 import { badRequest } from "../api-error.js";
-import { isJsonObject, type JsonObject, jsonEqual } from "../json.js";
+import { isJsonObject, type JsonObject } from "../json.js";
 import type { FieldSemanticsLookup } from "../resource-type.js";
 import { type ApplyConflict, applyConflictError, findConflicts } from "./apply-conflicts.js";
 import { mergeApplied } from "./apply-merge.js";
@@ -9,7 +11,6 @@ import { fieldsStillLastApplied, KUBECTL_MANAGER, syncLastApplied } from "./last
 import { setManagedFields } from "./managed-fields-entry.js";
 import {
   entriesFromManagers,
-  formatTime,
   identityKey,
   type ManagerFields,
   type ManagerIdentity,
@@ -56,7 +57,7 @@ function liveManagers(current: JsonObject, live: JsonObject, opts: ServerSideApp
   const stored = storedManagers(current);
   if (stored.length > 0) return stored;
   const fields = trackedFieldSetOf(live, opts.semantics, opts.ignoredFields ?? []);
-  const time = formatTime(opts.now);
+  const time = wireTime(opts.now.getTime());
   return [
     { manager: BEFORE_FIRST_APPLY_MANAGER, operation: "Update", apiVersion: opts.apiVersion, time, fields },
   ];
@@ -130,7 +131,8 @@ export function serverSideApply(
   const conflicts = blockingConflicts(findConflicts(managers, identity, changes.changed), live, opts);
   if (conflicts.length > 0) throw applyConflictError(conflicts);
 
-  const time = previous?.time !== undefined && jsonEqual(live, merged) ? previous.time : formatTime(opts.now);
+  const time =
+    previous?.time !== undefined && jsonEqual(live, merged) ? previous.time : wireTime(opts.now.getTime());
   applier.time = time;
   const result = setManagedFields(merged, entriesFromManagers(transferOwnership(managers, applier, changes)));
   return opts.manager === KUBECTL_MANAGER ? syncLastApplied(result, applied) : result;

@@ -1,4 +1,5 @@
-import { isJsonObject, type JsonObject, jsonEqual } from "../json.js";
+import { jsonEqual } from "../../../runtime/objects/json-equality.js";
+import { isJsonObject, type JsonObject } from "../json.js";
 import type { FieldSemantics, FieldSemanticsLookup } from "../resource-type.js";
 import { type FieldSet, fieldSetOf } from "./field-set.js";
 import { valueAtPath } from "./object-paths.js";

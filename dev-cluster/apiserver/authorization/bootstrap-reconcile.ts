@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
+import { jsonEqual } from "../../../runtime/objects/json-equality.js";
 import { objectAt, objectsAt, stringAt } from "../builtin/json-read.js";
-import { isJsonObject, type JsonObject, type JsonValue, jsonEqual } from "../json.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
 import { deleteObject } from "../objects/deletion.js";
 import { meta, nameOf } from "../objects/object-meta.js";
 import type { ObjectService } from "../objects/object-service.js";

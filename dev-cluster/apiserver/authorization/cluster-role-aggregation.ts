@@ -1,7 +1,8 @@
 import type { Logger } from "pino";
+import { jsonEqual } from "../../../runtime/objects/json-equality.js";
 import { objectsAt } from "../builtin/json-read.js";
 import { KeyQueue } from "../controllers/key-queue.js";
-import { isJsonObject, type JsonObject, jsonEqual } from "../json.js";
+import { isJsonObject, type JsonObject } from "../json.js";
 import { labelsOf, nameOf } from "../objects/object-meta.js";
 import type { ObjectService } from "../objects/object-service.js";
 import { labelSelectorFromObject } from "../selectors/label-selector.js";

@@ -1,5 +1,6 @@
+import { jsonEqual } from "../../../runtime/objects/json-equality.js";
 import type { StatusCause } from "../api-error.js";
-import { type JsonObject, jsonEqual } from "../json.js";
+import type { JsonObject } from "../json.js";
 import { labelSelectorFromObject } from "../selectors/label-selector.js";
 import { immutableField, invalidField, notSupportedField } from "./field-errors.js";
 import { numberAt, objectAt, stringAt, stringMapAt, valueAt } from "./json-read.js";

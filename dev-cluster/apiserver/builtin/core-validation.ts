@@ -1,5 +1,6 @@
+import { jsonEqual } from "../../../runtime/objects/json-equality.js";
 import type { StatusCause } from "../api-error.js";
-import { type JsonObject, jsonEqual } from "../json.js";
+import type { JsonObject } from "../json.js";
 import {
   duplicateField,
   forbiddenField,

@@ -1,30 +1,6 @@
+import { Quantity } from "../../../runtime/quantity/quantity.js";
 import type { JsonObject } from "../json.js";
 import { objectsAt, stringMapAt } from "./json-read.js";
-
-const suffixes: Readonly<Record<string, number>> = {
-  "": 1,
-  m: 1e-3,
-  k: 1e3,
-  M: 1e6,
-  G: 1e9,
-  T: 1e12,
-  P: 1e15,
-  E: 1e18,
-  Ki: 2 ** 10,
-  Mi: 2 ** 20,
-  Gi: 2 ** 30,
-  Ti: 2 ** 40,
-  Pi: 2 ** 50,
-  Ei: 2 ** 60,
-};
-
-/** The numeric value of a resource.Quantity string (`500m`, `1Gi`, `1e3`); NaN when it is not one. */
-export function quantityValue(text: string): number {
-  const match = /^([+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?)([a-zA-Z]*)$/.exec(text.trim());
-  const multiplier = match ? suffixes[match[2] ?? ""] : undefined;
-  if (!match || multiplier === undefined) return Number.NaN;
-  return Number(match[1]) * multiplier;
-}
 
 const qosResources = ["cpu", "memory"] as const;
 
@@ -33,8 +9,8 @@ function addNonZero(totals: Map<string, number>, amounts: Record<string, string>
   for (const resource of qosResources) {
     const text = amounts[resource];
     if (text === undefined) continue;
-    const value = quantityValue(text);
-    if (!(value > 0)) continue;
+    const value = Quantity.tryParse(text)?.toNumber();
+    if (value === undefined || !(value > 0)) continue;
     totals.set(resource, (totals.get(resource) ?? 0) + value);
     found.add(resource);
   }

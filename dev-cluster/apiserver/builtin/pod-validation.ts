@@ -1,5 +1,6 @@
+import { jsonEqual } from "../../../runtime/objects/json-equality.js";
 import type { StatusCause } from "../api-error.js";
-import { cloneJson, type JsonObject, type JsonValue, jsonEqual } from "../json.js";
+import { cloneJson, type JsonObject, type JsonValue } from "../json.js";
 import {
   childPath,
   duplicateField,

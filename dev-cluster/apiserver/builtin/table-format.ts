@@ -1,3 +1,4 @@
+import { wireTime } from "../../../runtime/clock/wire-time.js";
 import type { JsonObject, JsonValue } from "../json.js";
 import type { TableColumn, TableConvertor } from "../resource-type.js";
 import { humanDuration } from "../table/human-duration.js";
@@ -52,7 +53,7 @@ export function age(object: JsonObject, now: Date): string {
 /** The RFC 3339 creation time, as the `Created At` columns print it. */
 export function createdAt(object: JsonObject): string {
   const time = Date.parse(stringAt(object, "metadata", "creationTimestamp") ?? "");
-  return Number.isNaN(time) ? "" : new Date(time).toISOString().replace(/\.\d{3}Z$/, "Z");
+  return Number.isNaN(time) ? "" : wireTime(time);
 }
 
 /** Joins at most `max` items, then ` + N more...` (the endpoints printers). */

@@ -1,15 +1,10 @@
 import type { Logger } from "pino";
+import { wireTime } from "../../../runtime/clock/wire-time.js";
+import { jsonEqual } from "../../../runtime/objects/json-equality.js";
 import { customResourceTypes } from "../crd/custom-resource-type.js";
-import { isJsonObject, type JsonObject, jsonEqual } from "../json.js";
+import { isJsonObject, type JsonObject } from "../json.js";
 import { deleteObject } from "../objects/deletion.js";
-import {
-  finalizersOf,
-  isBeingDeleted,
-  meta,
-  nameOf,
-  namespaceOf,
-  timestamp,
-} from "../objects/object-meta.js";
+import { finalizersOf, isBeingDeleted, meta, nameOf, namespaceOf } from "../objects/object-meta.js";
 import type { ObjectService } from "../objects/object-service.js";
 import { crdStorageVersion } from "../registry/resource-registry.js";
 import type { ObjectKey } from "../storage/object-store.js";
@@ -78,7 +73,7 @@ export class CrdLifecycle {
   #status(crd: JsonObject): JsonObject {
     const spec = isJsonObject(crd.spec) ? crd.spec : {};
     const status = isJsonObject(crd.status) ? crd.status : {};
-    const now = timestamp(this.#service.now());
+    const now = wireTime(this.#service.now().getTime());
     const previous = Array.isArray(status.conditions) ? status.conditions.filter(isJsonObject) : [];
     const condition = (type: string, reason: string, message: string): JsonObject => {
       const before = previous.find((c) => c.type === type);

@@ -1,4 +1,5 @@
-import { isJsonObject, type JsonObject, type JsonValue, jsonEqual } from "../json.js";
+import { jsonEqual } from "../../../runtime/objects/json-equality.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
 
 /**
  * A v1 CRD spec seen the way apiextensions validates it: converted to the internal version,

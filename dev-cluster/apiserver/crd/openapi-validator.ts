@@ -1,4 +1,5 @@
-import { isJsonObject, type JsonObject, type JsonValue, jsonEqual } from "../json.js";
+import { jsonEqual } from "../../../runtime/objects/json-equality.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
 import { goNumber, goQuote } from "./go-format.js";
 import type { OpenApiErrors } from "./openapi-messages.js";
 import {

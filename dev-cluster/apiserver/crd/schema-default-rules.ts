@@ -1,5 +1,6 @@
+import { jsonEqual } from "../../../runtime/objects/json-equality.js";
 import type { StatusCause } from "../api-error.js";
-import { cloneJson, type JsonValue, jsonEqual } from "../json.js";
+import { cloneJson, type JsonValue } from "../json.js";
 import { validateEmbeddedResources } from "./embedded-resources.js";
 import { child, invalid, key } from "./field-errors.js";
 import { OpenApiErrors } from "./openapi-messages.js";

@@ -1,5 +1,5 @@
+import { jsonEqual } from "../../../runtime/objects/json-equality.js";
 import type { StatusCause } from "../api-error.js";
-import { jsonEqual } from "../json.js";
 import { child, forbidden, index, invalid, key, required } from "./field-errors.js";
 import { valueValidationErrors } from "./junctor-rules.js";
 import {

@@ -1,7 +1,8 @@
+import { wireTime } from "../../../runtime/clock/wire-time.js";
 import { badRequest, conflict } from "../api-error.js";
 import { isJsonObject, type JsonObject } from "../json.js";
 import type { ResourceType } from "../resource-type.js";
-import { finalizersOf, isBeingDeleted, meta, nameOf, stringField, timestamp, uidOf } from "./object-meta.js";
+import { finalizersOf, isBeingDeleted, meta, nameOf, stringField, uidOf } from "./object-meta.js";
 import type { ObjectService } from "./object-service.js";
 
 export type PropagationPolicy = "Background" | "Foreground" | "Orphan";
@@ -106,7 +107,7 @@ export function deleteObject(
   if (finalizers.length > 0) metadata.finalizers = finalizers;
   if (!isBeingDeleted(current)) {
     const deadline = new Date(service.now().getTime() + grace * 1000);
-    metadata.deletionTimestamp = timestamp(deadline);
+    metadata.deletionTimestamp = wireTime(deadline.getTime());
     metadata.deletionGracePeriodSeconds = grace;
   }
   if (isNamespace) {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { wireTime } from "../../../runtime/clock/wire-time.js";
 import { badRequest } from "../api-error.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
 
@@ -65,11 +66,6 @@ export function isBeingDeleted(object: JsonObject): boolean {
   return typeof meta(object).deletionTimestamp === "string";
 }
 
-/** RFC 3339 with second precision, as Kubernetes writes timestamps. */
-export function timestamp(now: Date): string {
-  return `${now.toISOString().slice(0, 19)}Z`;
-}
-
 const GENERATED_NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
 
 /** The 5-character random suffix kube-apiserver appends to generateName. */
@@ -85,7 +81,7 @@ export function generatedNameSuffix(): string {
 export function initialiseSystemMetadata(object: JsonObject, now: Date): void {
   const metadata = meta(object);
   metadata.uid = randomUUID();
-  metadata.creationTimestamp = timestamp(now);
+  metadata.creationTimestamp = wireTime(now.getTime());
   metadata.generation = 1;
   delete metadata.resourceVersion;
   delete metadata.deletionTimestamp;

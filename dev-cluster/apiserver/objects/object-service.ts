@@ -1,7 +1,8 @@
+import { jsonEqual } from "../../../runtime/objects/json-equality.js";
 import { ApiError, alreadyExists, conflict, invalid, notFound } from "../api-error.js";
 import { recordUpdate } from "../apply/managed-fields.js";
 import { serverSideApply } from "../apply/server-side-apply.js";
-import { type JsonObject, type JsonValue, jsonEqual } from "../json.js";
+import type { JsonObject, JsonValue } from "../json.js";
 import { groupVersion, type ResourceRegistry, storageResource } from "../registry/resource-registry.js";
 import type { ResourceType } from "../resource-type.js";
 import type { ObjectKey, ObjectStore } from "../storage/object-store.js";

@@ -1,5 +1,6 @@
+import { jsonEqual } from "../../../runtime/objects/json-equality.js";
 import { conflict, invalid } from "../api-error.js";
-import { isJsonObject, type JsonObject, jsonEqual } from "../json.js";
+import { isJsonObject, type JsonObject } from "../json.js";
 import type { ResourceType } from "../resource-type.js";
 import { finalizersOf, isBeingDeleted, meta, nameOf, preserveSystemMetadata } from "./object-meta.js";
 

@@ -1,4 +1,5 @@
-import { isJsonObject, type JsonObject, type JsonValue, jsonEqual } from "../json.js";
+import { jsonEqual } from "../../../runtime/objects/json-equality.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
 import type { ListSemantics } from "../resource-type.js";
 import { isDirectiveItem, patchDirectiveOf, patchError } from "./strategic-merge-directives.js";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { jsonEqual } from "../../../runtime/objects/json-equality.js";
 import { ApiError } from "../api-error.js";
-import { jsonEqual } from "../json.js";
 import { decodeKubernetesProtobuf } from "./decode-kubernetes-protobuf.js";
 import { loadFixtures } from "./fixtures.test-helper.js";
 

@@ -1,3 +1,4 @@
+import { isQuantity } from "../../../runtime/quantity/quantity.js";
 import type { JsonValue } from "../json.js";
 import type { SpecialType } from "./message-schema.js";
 import { ProtobufDecodeError, readWireFields, type WireField } from "./wire-reader.js";
@@ -76,10 +77,6 @@ function decodeIntOrString(bytes: Uint8Array): number | string {
   throw new ProtobufDecodeError(`IntOrString has type ${type}, want 0 (int) or 1 (string)`);
 }
 
-/** The syntax resource.ParseQuantity accepts: a signed decimal, then a binary/decimal SI suffix or an exponent. */
-const QUANTITY_PATTERN =
-  /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+|Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$/;
-
 /**
  * resource.Quantity: {string string = 1}. Upstream parses the string and fails the decode when it is not
  * a quantity; a message without the field is the zero quantity, "0". The string is kept as sent (kubectl
@@ -91,8 +88,7 @@ function decodeQuantity(bytes: Uint8Array): string {
     if (field.number === 1) value = decodeUtf8(expectBytes(field, "Quantity.string"));
   }
   if (value === undefined) return "0";
-  if (!QUANTITY_PATTERN.test(value))
-    throw new ProtobufDecodeError(`quantity "${value}" is not a valid quantity`);
+  if (!isQuantity(value)) throw new ProtobufDecodeError(`quantity "${value}" is not a valid quantity`);
   return value;
 }
 

@@ -1,6 +1,7 @@
+import { wireTime } from "../../../runtime/clock/wire-time.js";
 import { badRequest, conflict } from "../api-error.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
-import { meta, stringField, timestamp } from "../objects/object-meta.js";
+import { meta, stringField } from "../objects/object-meta.js";
 import type { ObjectService } from "../objects/object-service.js";
 import type { RequestTarget } from "./request-target.js";
 
@@ -39,7 +40,7 @@ export function bindPod(service: ObjectService, target: RequestTarget, body: Jso
     type: "PodScheduled",
     status: "True",
     lastProbeTime: null,
-    lastTransitionTime: timestamp(service.now()),
+    lastTransitionTime: wireTime(service.now().getTime()),
   });
   bound.status = { ...status, conditions };
   // A binding is a write of the scheduler, not of the pod's spec: it goes around the immutable-spec check.

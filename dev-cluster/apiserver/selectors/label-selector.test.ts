@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { parseLabelRequirements } from "../../../runtime/labels/label-selector-parser.js";
 import { ApiError } from "../api-error.js";
-import { labelSelectorFromObject, parseLabelRequirements, parseLabelSelector } from "./label-selector.js";
+import { labelSelectorFromObject, parseLabelSelector } from "./label-selector.js";
 
 function isBadRequest(pattern: RegExp): (error: unknown) => boolean {
   return (error) => {

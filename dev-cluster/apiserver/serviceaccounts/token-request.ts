@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { wireTime } from "../../../runtime/clock/wire-time.js";
 import { badRequest, invalid, type StatusCause } from "../api-error.js";
 import { invalidField } from "../builtin/field-errors.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
-import { stringField, timestamp, uidOf } from "../objects/object-meta.js";
+import { stringField, uidOf } from "../objects/object-meta.js";
 import type { ObjectService } from "../objects/object-service.js";
 import { resolveBoundObject } from "./bound-objects.js";
 import { signJwt } from "./jwt.js";
@@ -127,8 +128,13 @@ export function createTokenRequest(
   return {
     kind: KIND,
     apiVersion: API_VERSION,
-    metadata: { ...metadata, name: serviceAccountName, namespace, creationTimestamp: timestamp(now) },
+    metadata: {
+      ...metadata,
+      name: serviceAccountName,
+      namespace,
+      creationTimestamp: wireTime(now.getTime()),
+    },
     spec: { ...spec, audiences, expirationSeconds },
-    status: { token, expirationTimestamp: timestamp(new Date(claims.expiresAt * 1000)) },
+    status: { token, expirationTimestamp: wireTime(claims.expiresAt * 1000) },
   };
 }

@@ -1,5 +1,6 @@
 import { isIPv6 } from "node:net";
-import { type JsonObject, type JsonValue, jsonEqual } from "../json.js";
+import { jsonEqual } from "../../../runtime/objects/json-equality.js";
+import type { JsonObject, JsonValue } from "../json.js";
 import type { ObjectService } from "../objects/object-service.js";
 import { KUBERNETES_SERVICE } from "./service-allocator.js";
 

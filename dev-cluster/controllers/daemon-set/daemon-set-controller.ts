@@ -3,21 +3,23 @@ import {
   controllerOwnerKey,
   Expectations,
   type Frozen,
+  isEmptySelector,
+  jsonEqual,
   type KeyMapper,
   mutableCopy,
   objectKey,
   type ReconcileRequest,
   type ReconcileResult,
   type SharedInformer,
+  unlessStale,
 } from "../../../runtime/index.js";
 import type { ControllerContext } from "../controller-context.js";
 import { type DaemonSet, daemonSetKind, type Node, nodeKind, type Pod, podKind } from "../kinds.js";
 import { claimChildren } from "../ownership/claim.js";
 import { claimCandidates, controllerOf, ownershipIndexers } from "../ownership/controller-ref.js";
 import { trackChildExpectations } from "../ownership/expectation-tracking.js";
-import { isEmptySelector, labelSelectorOf, selects } from "../ownership/label-selector.js";
-import { unlessStale } from "../ownership/stale-writes.js";
-import { jsonEqual, templateHash } from "../rollout/template-hash.js";
+import { labelSelectorOf, selects } from "../ownership/label-selector.js";
+import { templateHash } from "../rollout/template-hash.js";
 import { daemonPodTemplate, targetNodeOf } from "./daemon-pod.js";
 import { planDaemonPods } from "./daemon-set-plan.js";
 import { rollingUpdateDeletions } from "./daemon-set-rolling.js";

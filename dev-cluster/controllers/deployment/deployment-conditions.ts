@@ -1,6 +1,5 @@
-import type { Frozen } from "../../../runtime/index.js";
+import { type Frozen, findCondition, removeCondition, wireTime } from "../../../runtime/index.js";
 import type { Deployment } from "../kinds.js";
-import { wireTime } from "../pods/pod-state.js";
 
 export type DeploymentStatus = NonNullable<Deployment["status"]>;
 export type DeploymentCondition = NonNullable<DeploymentStatus["conditions"]>[number];
@@ -33,12 +32,13 @@ export function conditionOf(
   status: Frozen<DeploymentStatus> | undefined,
   type: string,
 ): Frozen<DeploymentCondition> | undefined {
-  return status?.conditions?.find((condition) => condition.type === type);
+  return findCondition(status?.conditions, type);
 }
 
 /**
  * Sets a condition the way SetDeploymentCondition does: an existing one with the same status and
- * reason is left alone (its times included); a change of reason keeps the transition time.
+ * reason is left alone (its times included); a change of reason keeps the transition time. Unlike
+ * runtime's setCondition it moves the condition to the end, as kube's deployment controller does.
  */
 export function setCondition(status: DeploymentStatus, condition: DeploymentCondition): void {
   const current = conditionOf(status, condition.type);
@@ -47,13 +47,6 @@ export function setCondition(status: DeploymentStatus, condition: DeploymentCond
   if (current && current.status === condition.status && current.lastTransitionTime)
     next.lastTransitionTime = current.lastTransitionTime;
   status.conditions = [...removeCondition(status.conditions, condition.type), next];
-}
-
-export function removeCondition(
-  conditions: readonly DeploymentCondition[] | undefined,
-  type: string,
-): DeploymentCondition[] {
-  return (conditions ?? []).filter((condition) => condition.type !== type);
 }
 
 /** The working copy's status, created empty when missing, to set conditions on. */

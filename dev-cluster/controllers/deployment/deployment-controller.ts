@@ -2,12 +2,15 @@ import {
   type Controller,
   controllerOwnerKey,
   type Frozen,
+  isEmptySelector,
+  jsonEqual,
   type KeyMapper,
   mutableCopy,
   objectKey,
   type ReconcileRequest,
   type ReconcileResult,
   type SharedInformer,
+  unlessStale,
 } from "../../../runtime/index.js";
 import type { ControllerContext } from "../controller-context.js";
 import {
@@ -25,9 +28,7 @@ import {
   controllerUidIndex,
   ownershipIndexers,
 } from "../ownership/controller-ref.js";
-import { isEmptySelector, labelSelectorOf, selects } from "../ownership/label-selector.js";
-import { unlessStale } from "../ownership/stale-writes.js";
-import { jsonEqual } from "../rollout/template-hash.js";
+import { labelSelectorOf, selects } from "../ownership/label-selector.js";
 import { calculateStatus, setPausedCondition, stuckCheckAfterMs } from "./deployment-status.js";
 import { proportionalSync } from "./proportional-scale.js";
 import { rolloutRecreate } from "./recreate.js";

@@ -1,4 +1,4 @@
-import type { Frozen } from "../../../runtime/index.js";
+import { type Frozen, removeCondition } from "../../../runtime/index.js";
 import type { Deployment, ReplicaSet } from "../kinds.js";
 import { resolveFenceposts } from "../rollout/int-or-percent.js";
 import {
@@ -6,7 +6,6 @@ import {
   type DeploymentStatus,
   newCondition,
   reasons,
-  removeCondition,
   setCondition,
   statusOf,
 } from "./deployment-conditions.js";

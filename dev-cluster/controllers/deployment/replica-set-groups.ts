@@ -1,7 +1,7 @@
 import type { Frozen } from "../../../runtime/index.js";
 import type { Deployment, PodTemplate, ReplicaSet } from "../kinds.js";
 import { createdAt } from "../pods/pod-state.js";
-import { jsonEqual } from "../rollout/template-hash.js";
+import { sameTemplate } from "../rollout/template-hash.js";
 import {
   annotatedNumber,
   desiredReplicasAnnotation,
@@ -33,7 +33,7 @@ export function templatesEqualIgnoringHash(
   a: Frozen<PodTemplate> | undefined,
   b: Frozen<PodTemplate> | undefined,
 ): boolean {
-  return jsonEqual(withoutHash(a), withoutHash(b));
+  return sameTemplate(withoutHash(a), withoutHash(b));
 }
 
 function withoutHash(template: Frozen<PodTemplate> | undefined): unknown {

@@ -5,11 +5,13 @@ import {
   Expectations,
   type Frozen,
   isNotFound,
+  jsonEqual,
   mutableCopy,
   objectKey,
   type ReconcileRequest,
   type ReconcileResult,
   type ResourceClient,
+  unlessStale,
 } from "../../../runtime/index.js";
 import type { ControllerContext } from "../controller-context.js";
 import {
@@ -22,8 +24,6 @@ import {
 } from "../kinds.js";
 import { controllerRefTo, controllerUidIndex, ownershipIndexers } from "../ownership/controller-ref.js";
 import { trackChildExpectations } from "../ownership/expectation-tracking.js";
-import { unlessStale } from "../ownership/stale-writes.js";
-import { jsonEqual } from "../rollout/template-hash.js";
 import {
   type DesiredSlice,
   desiredSlices,

@@ -2,14 +2,14 @@ import {
   type Controller,
   type Frozen,
   isNotFound,
+  jsonEqual,
   mutableCopy,
   objectKey,
   type ReconcileRequest,
+  unlessStale,
 } from "../../../runtime/index.js";
 import type { ControllerContext } from "../controller-context.js";
 import { type Endpoints, endpointsKind, type Pod, podKind, type Service, serviceKind } from "../kinds.js";
-import { unlessStale } from "../ownership/stale-writes.js";
-import { jsonEqual } from "../rollout/template-hash.js";
 import { endpointSubsets } from "./endpoint-subsets.js";
 import { enqueueServicesOfPods } from "./pod-service-events.js";
 import { hasManagedEndpoints, isHeadless, serviceSelects } from "./service-endpoints.js";

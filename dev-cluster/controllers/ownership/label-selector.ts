@@ -1,10 +1,11 @@
-import { type Frozen, type LabelSelector, labelsMatch, TerminalError } from "../../../runtime/index.js";
-
-/** metav1.LabelSelector as the kinds' types spell it (operator is any string there). */
-export interface WireLabelSelector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: { key: string; operator: string; values?: string[] }[];
-}
+import {
+  type Frozen,
+  isEmptySelector,
+  type LabelSelector,
+  labelsMatch,
+  TerminalError,
+  type WireLabelSelector,
+} from "../../../runtime/index.js";
 
 const operators = new Set(["In", "NotIn", "Exists", "DoesNotExist"]);
 
@@ -30,13 +31,6 @@ export function labelSelectorOf(selector: Frozen<WireLabelSelector> | undefined)
     });
   }
   return result;
-}
-
-/** True when the selector selects nothing in particular (kube treats such a workload selector as matching nothing). */
-export function isEmptySelector(selector: LabelSelector): boolean {
-  return (
-    Object.keys(selector.matchLabels ?? {}).length === 0 && (selector.matchExpressions ?? []).length === 0
-  );
 }
 
 /** Whether a workload's selector selects `object` (an empty or invalid selector selects nothing). */

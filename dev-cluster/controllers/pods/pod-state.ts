@@ -59,11 +59,6 @@ export function restartCount(pod: Frozen<Pod>): number {
   return (pod.status?.containerStatuses ?? []).reduce((sum, status) => sum + (status.restartCount ?? 0), 0);
 }
 
-/** metav1.Time's wire form: RFC 3339 in UTC, whole seconds. */
-export function wireTime(epochMs: number): string {
-  return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, "Z");
-}
-
 /** Creation time in epoch ms (0 when missing, so such objects sort as oldest). */
 export function createdAt(object: { readonly metadata?: { readonly creationTimestamp?: string } }): number {
   const parsed = Date.parse(object.metadata?.creationTimestamp ?? "");

@@ -3,22 +3,23 @@ import {
   controllerOwnerKey,
   Expectations,
   type Frozen,
+  isEmptySelector,
+  jsonEqual,
   type KeyMapper,
   mutableCopy,
   objectKey,
   type ReconcileRequest,
   type ReconcileResult,
   type SharedInformer,
+  unlessStale,
 } from "../../../runtime/index.js";
 import type { ControllerContext } from "../controller-context.js";
 import { type Pod, podKind, type ReplicaSet, replicaSetKind } from "../kinds.js";
 import { claimChildren } from "../ownership/claim.js";
 import { claimCandidates, ownershipIndexers } from "../ownership/controller-ref.js";
 import { trackChildExpectations } from "../ownership/expectation-tracking.js";
-import { isEmptySelector, labelSelectorOf, selects } from "../ownership/label-selector.js";
-import { unlessStale } from "../ownership/stale-writes.js";
+import { labelSelectorOf, selects } from "../ownership/label-selector.js";
 import { isPodActive } from "../pods/pod-state.js";
-import { jsonEqual } from "../rollout/template-hash.js";
 import { manageReplicas } from "./manage-replicas.js";
 import { nextAvailabilityCheckMs, type ReplicaFailure, replicaSetStatus } from "./replica-set-status.js";
 

@@ -1,6 +1,6 @@
-import type { Frozen } from "../../../runtime/index.js";
+import { type Frozen, wireTime } from "../../../runtime/index.js";
 import type { Pod, ReplicaSet } from "../kinds.js";
-import { isPodAvailable, isPodReady, wireTime } from "../pods/pod-state.js";
+import { isPodAvailable, isPodReady } from "../pods/pod-state.js";
 
 export type ReplicaSetStatus = NonNullable<ReplicaSet["status"]>;
 type ReplicaSetCondition = NonNullable<ReplicaSetStatus["conditions"]>[number];

@@ -47,7 +47,10 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-/** Deep equality of JSON values, ignoring key order. */
-export function jsonEqual(a: unknown, b: unknown): boolean {
+/**
+ * Whether two pod templates are the same revision, as their hash sees them: key order ignored
+ * and null members the same as absent ones (unlike plain JSON equality), for the reason above.
+ */
+export function sameTemplate(a: unknown, b: unknown): boolean {
   return canonicalJson(a) === canonicalJson(b);
 }

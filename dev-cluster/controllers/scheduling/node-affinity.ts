@@ -1,4 +1,4 @@
-import type { Frozen } from "../../../runtime/index.js";
+import { type Frozen, nodeSelectorRequirementMatches } from "../../../runtime/index.js";
 import type { Node, Pod } from "../kinds.js";
 
 type PodSpec = NonNullable<Pod["spec"]>;
@@ -7,7 +7,6 @@ type NodeSelectorTerm = NonNullable<
     NonNullable<PodSpec["affinity"]>["nodeAffinity"]
   >["requiredDuringSchedulingIgnoredDuringExecution"]
 >["nodeSelectorTerms"][number];
-type NodeSelectorRequirement = NonNullable<NodeSelectorTerm["matchExpressions"]>[number];
 
 /** The only field a node selector term may match on (`matchFields`). */
 export const nodeNameField = "metadata.name";
@@ -35,40 +34,7 @@ export function termMatches(term: Frozen<NodeSelectorTerm>, node: Frozen<Node>):
   const labels = node.metadata?.labels ?? {};
   const nodeFields: Record<string, string> = { [nodeNameField]: node.metadata?.name ?? "" };
   return (
-    expressions.every((requirement) => requirementMatches(requirement, labels)) &&
-    fields.every((requirement) => requirementMatches(requirement, nodeFields))
+    expressions.every((requirement) => nodeSelectorRequirementMatches(requirement, labels)) &&
+    fields.every((requirement) => nodeSelectorRequirementMatches(requirement, nodeFields))
   );
-}
-
-function requirementMatches(
-  requirement: Frozen<NodeSelectorRequirement>,
-  values: Readonly<Record<string, string>>,
-): boolean {
-  const value = values[requirement.key];
-  const wanted = requirement.values ?? [];
-  switch (requirement.operator) {
-    case "In":
-      return value !== undefined && wanted.includes(value);
-    case "NotIn":
-      return value === undefined || !wanted.includes(value);
-    case "Exists":
-      return value !== undefined;
-    case "DoesNotExist":
-      return value === undefined;
-    case "Gt":
-    case "Lt":
-      return compareIntegers(requirement.operator, value, wanted[0]);
-    default:
-      return false;
-  }
-}
-
-function compareIntegers(
-  operator: "Gt" | "Lt",
-  value: string | undefined,
-  bound: string | undefined,
-): boolean {
-  if (value === undefined || bound === undefined) return false;
-  if (!/^-?\d+$/.test(value) || !/^-?\d+$/.test(bound)) return false;
-  return operator === "Gt" ? BigInt(value) > BigInt(bound) : BigInt(value) < BigInt(bound);
 }

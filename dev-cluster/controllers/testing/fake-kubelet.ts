@@ -14,10 +14,10 @@ import {
   Manager,
   objectPath,
   type ReconcileRequest,
+  wireTime,
 } from "../../../runtime/index.js";
 import { targetNodeOf } from "../daemon-set/daemon-pod.js";
 import { type Pod, podKind } from "../kinds.js";
-import { wireTime } from "../pods/pod-state.js";
 
 export interface FakeKubeletOptions {
   kubeConfig: KubeConfig;

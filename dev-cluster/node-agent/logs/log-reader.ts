@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { Readable } from "node:stream";
-import { type Clock, sleep } from "../../../runtime/index.js";
+import { type Clock, sleep, wireTimeMillis } from "../../../runtime/index.js";
 import { type LogStamp, readLogStamps, timeAtOffset } from "./log-stamps.js";
 
 export interface LogReadOptions {
@@ -156,6 +156,6 @@ class TimestampedLines {
       this.#stamps = readLogStamps(this.#path);
       time = timeAtOffset(this.#stamps, lineEnd) ?? now;
     }
-    return Buffer.from(`${new Date(time).toISOString()} `);
+    return Buffer.from(`${wireTimeMillis(time)} `);
   }
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Frozen } from "../../../runtime/index.js";
+import { type Frozen, wireTime } from "../../../runtime/index.js";
 import { type ContainerConfig, resolveContainerConfig } from "../containers/container-config.js";
 import { buildContainerRoot } from "../containers/container-root.js";
 import { ContainerConfigError } from "../containers/field-ref.js";
@@ -13,7 +13,6 @@ import { type ContainerProcess, launchContainerProcess, StartError } from "../pr
 import type { ContainerRecord } from "../state/pod-record.js";
 import { pullRetryDelayMs } from "./back-off.js";
 import type { PodSandbox } from "./pod-sandbox.js";
-import { rfc3339 } from "./pod-status.js";
 import type { WorkerDeps } from "./worker-deps.js";
 
 /** What a started process was given (exec probes run with the same). */
@@ -83,7 +82,7 @@ async function launch(
   record.restartCount = instance;
   record.containerID = `kubevirt-ts://${randomBytes(32).toString("hex")}`;
   record.imageID = image.imageID;
-  record.startedAt = rfc3339(deps.clock.now());
+  record.startedAt = wireTime(deps.clock.now());
   const logPath = containerLogPath(deps.logsRoot, identity, container.name, instance);
   const exitCodePath = exitFilePath(request.sandbox.podDir, container.name, instance);
   mkdirSync(dirname(logPath), { recursive: true });
@@ -106,7 +105,7 @@ async function launch(
     return { kind: "started", process, config };
   } catch (error) {
     if (!(error instanceof StartError)) throw error;
-    const finishedAt = rfc3339(deps.clock.now());
+    const finishedAt = wireTime(deps.clock.now());
     record.terminated = {
       exitCode: 128,
       reason: "StartError",

@@ -1,7 +1,6 @@
-import type { Frozen } from "../../../runtime/index.js";
+import { type Frozen, wireTime } from "../../../runtime/index.js";
 import { type CachedPod, type Container, podIdentity } from "../kinds.js";
 import type { ContainerRecord, PodRecord } from "../state/pod-record.js";
-import { rfc3339 } from "./pod-status.js";
 
 /** The record of a pod the agent has not run before. */
 export function newPodRecord(pod: CachedPod, now: number): PodRecord {
@@ -15,7 +14,7 @@ export function newPodRecord(pod: CachedPod, now: number): PodRecord {
   return {
     version: 1,
     ...podIdentity(pod),
-    startTime: pod.status?.startTime ?? rfc3339(now),
+    startTime: pod.status?.startTime ?? wireTime(now),
     containers: [
       ...(pod.spec?.initContainers ?? []).map((container) => seed(container, true)),
       ...(pod.spec?.containers ?? []).map((container) => seed(container, false)),

@@ -1,5 +1,4 @@
-import { isDeepStrictEqual } from "node:util";
-import { isNotFound, mutableCopy, type ResourceClient } from "../../../runtime/index.js";
+import { isNotFound, jsonEqual, mutableCopy, type ResourceClient } from "../../../runtime/index.js";
 import type { CachedPod, Pod, PodStatus } from "../kinds.js";
 
 /**
@@ -21,7 +20,7 @@ export class PodStatusWriter {
     const last = this.#lastWrite;
     const previous = last && last.basedOn === basedOn ? last.status : pod.status;
     const status = compute({ ...pod, status: previous } as CachedPod);
-    if (isDeepStrictEqual(normalise(previous), normalise(status))) return;
+    if (jsonEqual(previous ?? {}, status)) return;
     try {
       await this.#pods.updateStatus({ ...mutableCopy<Pod>(pod), status });
       this.#lastWrite = { basedOn, status };
@@ -29,9 +28,4 @@ export class PodStatusWriter {
       if (!isNotFound(error)) throw error;
     }
   }
-}
-
-/** Drops undefined fields, as the JSON on the wire does. */
-function normalise(status: unknown): unknown {
-  return JSON.parse(JSON.stringify(status ?? {}));
 }

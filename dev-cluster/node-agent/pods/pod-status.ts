@@ -1,4 +1,4 @@
-import type { Frozen } from "../../../runtime/index.js";
+import { type Frozen, wireTime } from "../../../runtime/index.js";
 import type {
   CachedPod,
   Container,
@@ -26,11 +26,6 @@ export interface PodStatusInput {
   /** Deletion in progress: the pod ends as if its restartPolicy were Never. */
   terminating: boolean;
   now: number;
-}
-
-/** RFC 3339 at second precision, as the API's metav1.Time is written. */
-export function rfc3339(epochMs: number): string {
-  return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
 /** The pod status a kubelet would report for this state, keeping what others own (qosClass, other conditions). */
@@ -150,7 +145,7 @@ function mergeConditions(
     const lastTransitionTime =
       before?.status === condition.status && before.lastTransitionTime
         ? before.lastTransitionTime
-        : rfc3339(now);
+        : wireTime(now);
     return { ...condition, lastTransitionTime };
   });
   const ourTypes = new Set(ours.map((condition) => condition.type));
@@ -158,7 +153,7 @@ function mergeConditions(
     .filter((condition) => !ourTypes.has(condition.type))
     .map((c) => structuredClone(c) as PodCondition);
   if (!byType.has("PodScheduled")) {
-    others.push({ type: "PodScheduled", status: "True", lastTransitionTime: startTime ?? rfc3339(now) });
+    others.push({ type: "PodScheduled", status: "True", lastTransitionTime: startTime ?? wireTime(now) });
   }
   return [...merged, ...others];
 }

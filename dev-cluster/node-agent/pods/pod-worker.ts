@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import type { Logger } from "pino";
-import { type Frozen, isConflict, isNotFound, sleep } from "../../../runtime/index.js";
+import { type Frozen, isConflict, isNotFound, sleep, wireTime } from "../../../runtime/index.js";
 import { VolumeError } from "../containers/pod-volumes.js";
 import type { CachedPod, Container, PodIdentity } from "../kinds.js";
 import { containerLogPath, podLogDir } from "../logs/log-paths.js";
@@ -15,7 +15,7 @@ import { exitFilePath, type LaunchedConfig, startContainer, startEvents } from "
 import { containerViews, willRestart } from "./container-views.js";
 import { newPodRecord } from "./new-pod-record.js";
 import { PodSandbox } from "./pod-sandbox.js";
-import { computePodStatus, containerRecord, podPhase, rfc3339 } from "./pod-status.js";
+import { computePodStatus, containerRecord, podPhase } from "./pod-status.js";
 import { PodStatusWriter } from "./pod-status-writer.js";
 import { type RunningContainer, superviseContainer } from "./running-container.js";
 import type { WorkerDeps } from "./worker-deps.js";
@@ -285,7 +285,7 @@ export class PodWorker {
         ? {}
         : { message: "the process ended while no node agent ran: its exit status is unknown" }),
       ...(record.startedAt ? { startedAt: record.startedAt } : {}),
-      finishedAt: rfc3339(exit.finishedAt),
+      finishedAt: wireTime(exit.finishedAt),
       ...(record.containerID ? { containerID: record.containerID } : {}),
     };
     this.#scheduleRestart(record, exit.finishedAt);

@@ -1,18 +1,18 @@
-import { isDeepStrictEqual } from "node:util";
 import type { Logger } from "pino";
 import {
   type Clock,
   type Frozen,
   isConflict,
   isNotFound,
+  jsonEqual,
   mutableCopy,
   type ResourceClient,
   type SharedInformer,
+  wireTime,
 } from "../../../runtime/index.js";
 import type { CachedPod, ContainerStatus, Node, Pod, PodCondition, PodStatus } from "../kinds.js";
 import { AddressPool } from "../network/address-pool.js";
 import { parseCidr } from "../network/ipv4.js";
-import { rfc3339 } from "./pod-status.js";
 
 export interface SimulatedPodsOptions {
   pods: ResourceClient<Pod>;
@@ -52,7 +52,7 @@ export class SimulatedPods {
       return;
     }
     const status = this.#desiredStatus(pod, this.#address(key, pod));
-    if (isDeepStrictEqual(JSON.parse(JSON.stringify(pod.status ?? {})), status)) return;
+    if (jsonEqual(pod.status ?? {}, status)) return;
     try {
       await this.#options.pods.updateStatus({ ...mutableCopy<Pod>(pod), status });
     } catch (error) {
@@ -85,7 +85,7 @@ export class SimulatedPods {
 
   #desiredStatus(pod: CachedPod, podIP: string): PodStatus {
     const previous = (pod.status ?? {}) as Frozen<PodStatus>;
-    const startTime = previous.startTime ?? rfc3339(this.#options.clock.now());
+    const startTime = previous.startTime ?? wireTime(this.#options.clock.now());
     const hostIP = this.#hostIP(pod.spec?.nodeName ?? "");
     const uid = pod.metadata?.uid ?? "";
     const running = (name: string, image: string | undefined): ContainerStatus => ({

@@ -1,4 +1,4 @@
-import type { Frozen } from "../../../runtime/index.js";
+import { type Frozen, nodeSelectorRequirementMatches } from "../../../runtime/index.js";
 import type { NodeSelectorRequirement, NodeSelectorTerm, Pod } from "../kinds.js";
 import type { NodeInfo } from "../node-info.js";
 import { type Filter, unresolvable } from "./filter.js";
@@ -39,37 +39,6 @@ export function candidateNodeNames(affinity: RequiredNodeAffinity): Set<string> 
   return names;
 }
 
-function integerOf(text: string | undefined): number | undefined {
-  return text !== undefined && /^[+-]?\d+$/.test(text) ? Number(text) : undefined;
-}
-
-function labelRequirementMatches(
-  requirement: Frozen<NodeSelectorRequirement>,
-  labels: Readonly<Record<string, string>>,
-): boolean {
-  const value = labels[requirement.key];
-  const values = requirement.values ?? [];
-  switch (requirement.operator) {
-    case "In":
-      return value !== undefined && values.includes(value);
-    case "NotIn":
-      return value === undefined || !values.includes(value);
-    case "Exists":
-      return value !== undefined;
-    case "DoesNotExist":
-      return value === undefined;
-    case "Gt":
-    case "Lt": {
-      const actual = integerOf(value);
-      const bound = values.length === 1 ? integerOf(values[0]) : undefined;
-      if (actual === undefined || bound === undefined) return false;
-      return requirement.operator === "Gt" ? actual > bound : actual < bound;
-    }
-    default:
-      return false;
-  }
-}
-
 function fieldRequirementMatches(requirement: Frozen<NodeSelectorRequirement>, nodeName: string): boolean {
   if (requirement.key !== "metadata.name") return false;
   const listed = (requirement.values ?? []).includes(nodeName);
@@ -84,7 +53,7 @@ function termMatches(term: Frozen<NodeSelectorTerm>, node: NodeInfo): boolean {
   const fields = term.matchFields ?? [];
   if (expressions.length === 0 && fields.length === 0) return false;
   return (
-    expressions.every((requirement) => labelRequirementMatches(requirement, node.labels)) &&
+    expressions.every((requirement) => nodeSelectorRequirementMatches(requirement, node.labels)) &&
     fields.every((requirement) => fieldRequirementMatches(requirement, node.name))
   );
 }

@@ -1,4 +1,4 @@
-import { milliValue, QuantityError, wholeValue } from "./quantity.js";
+import { Quantity } from "../../../runtime/index.js";
 
 /** Resources in the units the scheduler compares: millicores for cpu, whole units for the rest. */
 export interface ResourceAmounts {
@@ -71,13 +71,11 @@ export function amountsFromList(list: ResourceList | undefined): ResourceAmounts
   return amounts;
 }
 
+/** cpu counts in millicores (MilliValue), the rest in whole units (Value), as apimachinery rounds them. */
 function readQuantity(name: string, quantity: string | number): number | undefined {
-  try {
-    return name === "cpu" ? milliValue(quantity) : wholeValue(quantity);
-  } catch (error) {
-    if (error instanceof QuantityError) return undefined;
-    throw error;
-  }
+  const parsed = Quantity.tryParse(quantity);
+  if (parsed === undefined) return undefined;
+  return name === "cpu" ? parsed.milliValue() : parsed.value();
 }
 
 /** A count from a ResourceList (`pods: "110"`), 0 when absent or unreadable. */

@@ -1,5 +1,3 @@
-import { isDeepStrictEqual } from "node:util";
-
 /**
  * Remembers, per object, the resourceVersion our last write was based on, so that a reconcile
  * woken before the cache shows that write does not compute from the old object and send a write
@@ -11,8 +9,9 @@ export class OwnWrites {
   readonly #basedOn = new Map<string, string>();
 
   /**
-   * A write of `key` based on `basedOn` succeeded and the server answered `stored`. A write the
-   * server found to change nothing keeps the version and sends no event: nothing to wait for.
+   * A write of `key` based on `basedOn` succeeded and the server answered `stored` (undefined
+   * when the object is gone, e.g. its last finalizer was removed). A write the server found to
+   * change nothing keeps the version and sends no event: there is nothing to wait for.
    */
   wrote(key: string, basedOn: string | undefined, stored: string | undefined): void {
     if (basedOn && stored !== basedOn) this.#basedOn.set(key, basedOn);
@@ -27,16 +26,8 @@ export class OwnWrites {
     return false;
   }
 
+  /** The object is gone from the cache: nothing of it is worth remembering. */
   forget(key: string): void {
     this.#basedOn.delete(key);
   }
-}
-
-/** Equality as the API server sees it: JSON, where absent and undefined are the same. */
-export function sameJson(left: unknown, right: unknown): boolean {
-  return isDeepStrictEqual(normalise(left), normalise(right));
-}
-
-function normalise(value: unknown): unknown {
-  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
 }

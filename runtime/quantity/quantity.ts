@@ -3,15 +3,29 @@
  * carried typed. The value is kept exact as a rational number of BigInts, so `0.5Gi` and `512Mi`
  * compare equal and no rounding happens until a caller asks for an integer.
  *
- * The grammar is apimachinery's (`resource.ParseQuantity`), the same one the CRD schemas check
- * with QUANTITY_PATTERN.
+ * This is the one quantity grammar of the project: the API's validation, the dev cluster's
+ * scheduler and its protobuf decoder all read quantities here. The grammar is apimachinery's
+ * parser (`resource.ParseQuantity`), which is stricter than the OpenAPI pattern it publishes:
+ * the pattern lets an exponent have a fraction (`1e1.5`), the parser does not.
  */
 
-/** The pattern KubeVirt's CRDs put on every quantity (int-or-string) field. */
+/** The pattern KubeVirt's CRDs (and apimachinery's OpenAPI) put on every quantity field. */
 export const QUANTITY_PATTERN =
   "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$";
 
 const QUANTITY_REGEX = new RegExp(QUANTITY_PATTERN);
+/** What ParseQuantity accepts after the number: a suffix, or an exponent that is a whole number. */
+const SUFFIX_SYNTAX = /^(?:[KMGTPE]i|[numkMGTPE]|[eE][+-]?[0-9]+)?$/;
+/** Larger exponents would make exact BigInt arithmetic unbounded; no resource comes near them. */
+const MAX_EXPONENT = 1000;
+
+/**
+ * Whether `text` is a quantity as ParseQuantity reads it, without computing its value (for
+ * readers that keep the text, such as a protobuf decoder).
+ */
+export function isQuantity(text: string): boolean {
+  return QUANTITY_REGEX.test(text) && SUFFIX_SYNTAX.test(splitSuffix(text).suffix);
+}
 
 /** How a quantity was written; a computed quantity is formatted in the same family. */
 export type QuantityFormat = "BinarySI" | "DecimalSI" | "DecimalExponent";
@@ -117,9 +131,9 @@ export class Quantity {
     return this.#numerator === 0n ? 0 : this.#numerator < 0n ? -1 : 1;
   }
 
-  /** The value rounded up to a whole unit, as apimachinery's Value() does (bytes for memory). */
+  /** The value rounded away from zero to a whole unit, as apimachinery's Value() does (bytes for memory). */
   valueBigInt(): bigint {
-    return ceilDiv(this.#numerator, this.#denominator);
+    return roundAwayFromZero(this.#numerator, this.#denominator);
   }
 
   /** valueBigInt() as a number; exact up to 2^53. */
@@ -127,9 +141,9 @@ export class Quantity {
     return Number(this.valueBigInt());
   }
 
-  /** The value in thousandths rounded up, as MilliValue() does (millicores for CPU). */
+  /** The value in thousandths rounded away from zero, as MilliValue() does (millicores for CPU). */
   milliValue(): number {
-    return Number(ceilDiv(this.#numerator * 1000n, this.#denominator));
+    return Number(roundAwayFromZero(this.#numerator * 1000n, this.#denominator));
   }
 
   /** The exact value as a floating-point number (for display and ratios). */
@@ -179,9 +193,9 @@ function decimalFraction(numberPart: string): { numerator: bigint; denominator: 
 }
 
 function exponentOf(suffix: string, input: string): number {
+  if (!SUFFIX_SYNTAX.test(suffix)) throw new QuantityParseError(input, "the exponent must be an integer");
   const exponent = Number(suffix.slice(1));
-  if (!Number.isInteger(exponent)) throw new QuantityParseError(input, "the exponent must be an integer");
-  if (Math.abs(exponent) > 1000) throw new QuantityParseError(input, "the exponent is out of range");
+  if (Math.abs(exponent) > MAX_EXPONENT) throw new QuantityParseError(input, "the exponent is out of range");
   return exponent;
 }
 
@@ -202,6 +216,11 @@ function formatInteger(value: bigint, format: QuantityFormat): string {
 function ceilDiv(numerator: bigint, denominator: bigint): bigint {
   const quotient = numerator / denominator;
   return numerator % denominator > 0n ? quotient + 1n : quotient;
+}
+
+/** apimachinery rounds an inexact scaled value away from zero (`-1.5` → `-2`), not towards +∞. */
+function roundAwayFromZero(numerator: bigint, denominator: bigint): bigint {
+  return numerator < 0n ? -ceilDiv(-numerator, denominator) : ceilDiv(numerator, denominator);
 }
 
 function abs(value: bigint): bigint {

@@ -17,8 +17,9 @@ export interface LabelRequirement {
   values: string[];
 }
 
-/** Thrown for an invalid requirement; callers turn it into a 400 naming the whole selector. */
+/** Thrown for an invalid requirement; the API server turns it into a 400 naming the whole selector. */
 export class LabelSelectorError extends Error {
+  readonly reason = "InvalidSelector";
   constructor(message: string) {
     super(message);
     this.name = "LabelSelectorError";
@@ -84,7 +85,7 @@ function checkValueCount(operator: LabelOperator, values: string[]): void {
 /** Whether a set of labels satisfies one requirement; a missing label set has no labels. */
 export function requirementMatches(
   requirement: LabelRequirement,
-  labels: Record<string, string> | undefined,
+  labels: Readonly<Record<string, string>> | undefined,
 ): boolean {
   const present = labels !== undefined && Object.hasOwn(labels, requirement.key);
   const value = present ? labels[requirement.key] : undefined;
