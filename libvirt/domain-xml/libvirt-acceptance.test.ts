@@ -1,37 +1,20 @@
 // libvirt itself accepts what domainToXml writes: `virsh define --validate` checks it against libvirt's
 // RelaxNG schema and the driver's own rules, on the daemon-less test:///default driver.
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { promisify } from "node:util";
 import { APP_NAMESPACE, everyFieldDomain, typicalDomain } from "./domain-fixtures.js";
 import {
   type DomainDefinition,
   domainFromXml,
-  domainToXml,
   findMetadata,
   metadataChildText,
 } from "./index.js";
+import { defineAndDump as defineAndDumpOnTestDriver } from "./testing/virsh-test-driver.js";
 
-const run = promisify(execFile);
-
-async function virshAvailable(): Promise<boolean> {
-  try {
-    await run("virsh", ["--version"]);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const skip = (await virshAvailable())
-  ? false
-  : "virsh is not installed (npm run setup-host installs libvirt)";
-
-describe("libvirt accepts the generated XML", { skip }, () => {
+describe("libvirt accepts the generated XML", () => {
   let dir: string;
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), "domain-xml-"));
@@ -39,17 +22,8 @@ describe("libvirt accepts the generated XML", { skip }, () => {
   after(() => rm(dir, { recursive: true, force: true }));
 
   /** Defines the domain on a fresh test:///default connection and returns libvirt's XML for it. */
-  async function defineAndDump(domain: DomainDefinition): Promise<string> {
-    const file = join(dir, `${domain.name}.xml`);
-    await writeFile(file, domainToXml(domain));
-    // One virsh process, so both commands share the test driver's in-memory state.
-    const { stdout } = await run("virsh", [
-      "-c",
-      "test:///default",
-      `define --validate ${file}; dumpxml ${domain.name}`,
-    ]);
-    return stdout.slice(stdout.indexOf("<domain"));
-  }
+  const defineAndDump = (domain: DomainDefinition) =>
+    defineAndDumpOnTestDriver(dir, domain, { validate: true });
 
   test("a domain with every field passes schema validation and reads back with what libvirt kept", async () => {
     const domain = everyFieldDomain("every-field");
