@@ -71,6 +71,16 @@ export {
   VirtualMachineInstanceReplicaSetKind,
   VMIRS_CONDITION_TYPES,
 } from "./replicaset/virtual-machine-instance-replica-set.js";
+export {
+  kubeVirtKind,
+  type StoredKubeVirt,
+  type StoredVirtualMachine,
+  type StoredVirtualMachineInstance,
+  type StoredVirtualMachineInstanceReplicaSet,
+  vmiKind,
+  vmirsKind,
+  vmKind,
+} from "./resource-kinds.js";
 export type { SchemaValidator } from "./schema/validator.js";
 export type { Cause, CauseReason } from "./validation/cause.js";
 export { dns1123LabelErrors } from "./validation/dns-names.js";

@@ -16,16 +16,20 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineKind, type KubeObject } from "../runtime/index.js";
-import { vmKind } from "../test/e2e/kinds.js";
-import { type KubevirtStack, startKubevirtStack, stopKubevirtStack } from "../test/e2e/kubevirt-stack.js";
-import { removeNodeLeftovers } from "../test/e2e/node-processes.js";
-import { pollUntil } from "../test/e2e/poll.js";
-import { RunDomains } from "../test/e2e/run-domains.js";
-import { SequenceOutput, sequenceCommand } from "../test/e2e/sequence-output.js";
-import { VirtctlSession, type VirtctlTarget } from "../test/e2e/virtctl-process.js";
-import { tinyVm } from "../test/e2e/vm-manifests.js";
+import { vmKind } from "../test/e2e/testing/kinds.js";
+import {
+  type KubevirtStack,
+  startKubevirtStack,
+  stopKubevirtStack,
+} from "../test/e2e/testing/kubevirt-stack.js";
+import { removeNodeLeftovers } from "../test/e2e/testing/node-processes.js";
+import { pollUntil } from "../test/e2e/testing/poll.js";
+import { RunDomains } from "../test/e2e/testing/run-domains.js";
+import { SequenceOutput, sequenceCommand } from "../test/e2e/testing/sequence-output.js";
+import { VirtctlSession, type VirtctlTarget } from "../test/e2e/testing/virtctl-process.js";
+import { tinyVm } from "../test/e2e/testing/vm-manifests.js";
 import { TEST_GUEST_BANNER, TEST_GUEST_PROMPT } from "../test/guest/guest-console.js";
-import type { ConsoleTranscript } from "../test/libvirt/console-transcript.js";
+import type { ConsoleTranscript } from "../test/libvirt/testing/console-transcript.js";
 import { type Metric, percentile, reportBenchmark } from "./bench-report.js";
 
 const KEYS = 200;

@@ -12,10 +12,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { defineKind, type KubeClient, type KubeObject } from "../runtime/index.js";
-import { conditionOf } from "../test/e2e/kinds.js";
-import { type KubevirtStack, startKubevirtStack, stopKubevirtStack } from "../test/e2e/kubevirt-stack.js";
-import { removeNodeLeftovers } from "../test/e2e/node-processes.js";
-import { pollUntil } from "../test/e2e/poll.js";
+import { conditionOf } from "../test/e2e/testing/kinds.js";
+import {
+  type KubevirtStack,
+  startKubevirtStack,
+  stopKubevirtStack,
+} from "../test/e2e/testing/kubevirt-stack.js";
+import { removeNodeLeftovers } from "../test/e2e/testing/node-processes.js";
+import { pollUntil } from "../test/e2e/testing/poll.js";
 import { type Metric, percentile, reportBenchmark } from "./bench-report.js";
 
 const ROUNDS = 3;

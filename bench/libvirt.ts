@@ -15,10 +15,10 @@ import { domainToXml } from "../libvirt/domain-xml/index.js";
 import { Connection } from "../libvirt/index.js";
 import { ensureTestGuest, type TestGuest } from "../test/guest/ensure-test-guest.js";
 import { TEST_GUEST_BANNER } from "../test/guest/guest-console.js";
-import { ConsoleTranscript } from "../test/libvirt/console-transcript.js";
-import { removeTestDomain } from "../test/libvirt/domain-cleanup.js";
-import { testGuestDomain } from "../test/libvirt/guest-domain.js";
-import { createGuestWorkspace } from "../test/libvirt/guest-workspace.js";
+import { ConsoleTranscript } from "../test/libvirt/testing/console-transcript.js";
+import { removeTestDomain } from "../test/libvirt/testing/domain-cleanup.js";
+import { testGuestDomain } from "../test/libvirt/testing/guest-domain.js";
+import { createGuestWorkspace } from "../test/libvirt/testing/guest-workspace.js";
 import { type Metric, percentile, reportBenchmark } from "./bench-report.js";
 
 const STATE_BATCHES = 20;

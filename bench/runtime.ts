@@ -213,6 +213,7 @@ async function enqueueLatency(client: KubeClient): Promise<number[]> {
     reconcile: async ({ key }) => {
       const at = enqueuedAt.get(key);
       if (informer.get(key) && at !== undefined) latencies.push(performance.now() - at);
+      return {};
     },
   });
   controller.dependsOn(informer);
@@ -255,6 +256,7 @@ async function writeLatency(client: KubeClient): Promise<number[]> {
         reported.add(sent);
         latencies.push(now() - sent);
       }
+      return {};
     },
   });
   informer.start();

@@ -141,8 +141,9 @@ function observe(kubeConfig: KubeConfig) {
     workers: RUNNING_WORKERS,
     reconcile: async ({ key }) => {
       const pod = pods.get(key);
-      if (!pod?.spec?.nodeName || pod.status?.phase === "Running") return;
+      if (!pod?.spec?.nodeName || pod.status?.phase === "Running") return {};
       await manager.client.resource(podKind).updateStatus(running(pod, wireTime(Date.now())));
+      return {};
     },
   });
   kwok.watch(pods);

@@ -2,7 +2,12 @@
 // was first seen Running, the writes (MODIFIED events) it took to get there, and how many launcher
 // pods were created. Times are this host's clock (the API server runs on the same machine).
 import type { KubeClient, KubeObject, ResourceKind } from "../runtime/index.js";
-import { LAUNCHER_SELECTOR, podKind, type VirtualMachineInstance, vmiKind } from "../test/e2e/kinds.js";
+import {
+  LAUNCHER_SELECTOR,
+  podKind,
+  type VirtualMachineInstance,
+  vmiKind,
+} from "../test/e2e/testing/kinds.js";
 
 export interface VmiRecord {
   /** When the VMI's ADDED event arrived (epoch ms). */

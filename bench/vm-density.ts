@@ -19,17 +19,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { defineKind, type KubeClient, type KubeObject } from "../runtime/index.js";
-import { phaseEnteredAt, type VirtualMachine, vmKind } from "../test/e2e/kinds.js";
-import { type KubevirtStack, startKubevirtStack, stopKubevirtStack } from "../test/e2e/kubevirt-stack.js";
+import { phaseEnteredAt, type VirtualMachine, vmKind } from "../test/e2e/testing/kinds.js";
+import {
+  type KubevirtStack,
+  startKubevirtStack,
+  stopKubevirtStack,
+} from "../test/e2e/testing/kubevirt-stack.js";
 import {
   componentPids,
   launcherPid,
   removeNodeLeftovers,
   residentBytes,
-} from "../test/e2e/node-processes.js";
-import { pollUntil } from "../test/e2e/poll.js";
-import { RunDomains } from "../test/e2e/run-domains.js";
-import { tinyVm } from "../test/e2e/vm-manifests.js";
+} from "../test/e2e/testing/node-processes.js";
+import { pollUntil } from "../test/e2e/testing/poll.js";
+import { RunDomains } from "../test/e2e/testing/run-domains.js";
+import { tinyVm } from "../test/e2e/testing/vm-manifests.js";
 import { TEST_GUEST_BANNER } from "../test/guest/guest-console.js";
 import { type Metric, percentile, reportBenchmark } from "./bench-report.js";
 import { DensityRecorder } from "./vm-density-recorder.js";

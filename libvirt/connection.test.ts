@@ -4,7 +4,7 @@ import { Connection } from "./connection.js";
 import { ErrorCode, ErrorDomain } from "./error-codes.js";
 import { LibvirtError } from "./errors.js";
 import { ListDomainsFlags } from "./flags.js";
-import { testDomainXml, uniqueName } from "./test-domains.js";
+import { testDomainXml, uniqueName } from "./testing/test-domains.js";
 
 describe("Connection on test:///default", () => {
   let conn: Connection;

@@ -10,7 +10,7 @@ import { ShutdownDetail, StoppedDetail } from "./event-details.js";
 import type { LifecycleEvent } from "./events.js";
 import { StartFlags } from "./flags.js";
 import { DomainState, PausedReason } from "./states.js";
-import { uniqueName } from "./test-domains.js";
+import { uniqueName } from "./testing/test-domains.js";
 
 const LIBVIRTD_SOCKET = "/run/libvirt/libvirt-sock";
 const skip = existsSync(LIBVIRTD_SOCKET) ? false : "libvirtd is not running (npm run setup-host starts it)";

@@ -16,7 +16,7 @@ import {
   UndefineFlags,
 } from "./flags.js";
 import { DomainState, PausedReason, RunningReason, ShutoffReason } from "./states.js";
-import { testDomainXml, uniqueName } from "./test-domains.js";
+import { testDomainXml, uniqueName } from "./testing/test-domains.js";
 
 describe("Domain on test:///default", () => {
   let conn: Connection;

@@ -4,7 +4,7 @@ import { BlockingPool } from "./blocking-pool.js";
 import { Connection } from "./connection.js";
 import { ErrorCode, ErrorDomain, ErrorLevel } from "./error-codes.js";
 import { LibvirtError } from "./errors.js";
-import { testDomainXml, uniqueName } from "./test-domains.js";
+import { testDomainXml, uniqueName } from "./testing/test-domains.js";
 
 test("concurrent failures on worker threads and the main thread each carry their own error", async () => {
   const pool = new BlockingPool({ maxWorkers: 4 });

@@ -10,7 +10,7 @@ import {
   UndefinedDetail,
 } from "./event-details.js";
 import type { LifecycleEvent } from "./events.js";
-import { testDomainXml, uniqueName } from "./test-domains.js";
+import { testDomainXml, uniqueName } from "./testing/test-domains.js";
 
 /** Polls until `condition` holds; fails after `timeoutMs`. */
 async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {

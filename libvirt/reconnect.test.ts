@@ -12,7 +12,7 @@ import { Connection } from "./connection.js";
 import { ErrorCode } from "./error-codes.js";
 import { LibvirtError } from "./errors.js";
 import { CloseReason } from "./flags.js";
-import { testDomainXml, uniqueName } from "./test-domains.js";
+import { testDomainXml, uniqueName } from "./testing/test-domains.js";
 
 const LIBVIRTD_SOCKET = "/run/libvirt/libvirt-sock";
 const skip = existsSync(LIBVIRTD_SOCKET) ? false : "libvirtd is not running (npm run setup-host starts it)";

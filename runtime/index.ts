@@ -13,6 +13,11 @@ export {
 } from "./cli/common-options.js";
 export { componentCommand, parseOrExit } from "./cli/component-command.js";
 export {
+  addLeaderElectedOptions,
+  type LeaderElectedOptions,
+  readLeaderElectedOptions,
+} from "./cli/leader-elected-options.js";
+export {
   addLeaderElectionOptions,
   type LeaderElectionOptions,
   readLeaderElectionOptions,
@@ -44,10 +49,11 @@ export type {
 export { Backoff, type BackoffOptions } from "./clock/backoff.js";
 export { type Clock, sleep, systemClock } from "./clock/clock.js";
 export { microTime, parseWireTime, wireTime, wireTimeMillis } from "./clock/wire-time.js";
+export { trackChildExpectations } from "./controller/child-expectations.js";
 export { Controller, type ControllerOptions } from "./controller/controller.js";
 export { controllerOwnerKey, type KeyMapper, ownKey } from "./controller/enqueue-mappers.js";
 export { Expectations, type ExpectationsOptions } from "./controller/expectations.js";
-export { OwnWrites } from "./controller/own-writes.js";
+export { CACHE_IS_BEHIND, OwnWrites } from "./controller/own-writes.js";
 export {
   type Reconcile,
   type ReconcileOutcome,
@@ -93,6 +99,11 @@ export {
   componentLogger,
   type LogOutput,
 } from "./logging/component-logger.js";
+export {
+  exitCodeOf,
+  type LeaderElectedManagerOptions,
+  leaderElectedManager,
+} from "./manager/leader-elected-manager.js";
 export { Manager, type ManagerExit, type ManagerOptions } from "./manager/manager.js";
 export type { Runnable } from "./manager/runnable.js";
 export { stopOnSignals } from "./manager/stop-on-signals.js";

@@ -4,28 +4,20 @@
  */
 import type { IConfigMap } from "kubernetes-models/v1/ConfigMap";
 import type { IPod } from "kubernetes-models/v1/Pod";
-import {
-  type KubeVirt as ApiKubeVirt,
-  type VirtualMachine as ApiVirtualMachine,
-  type VirtualMachineInstance as ApiVirtualMachineInstance,
-  type VirtualMachineInstanceReplicaSet as ApiVirtualMachineInstanceReplicaSet,
-  KubeVirtKind,
-  VirtualMachineInstanceKind,
-  VirtualMachineKind,
-} from "../api/index.js";
-import { defineKind, type KubeObject, podKind, type WithObjectMeta } from "../runtime/index.js";
+import { defineKind, type KubeObject } from "../runtime/index.js";
 
-export type VirtualMachine = WithObjectMeta<ApiVirtualMachine>;
-export type VirtualMachineInstance = WithObjectMeta<ApiVirtualMachineInstance>;
-export type VirtualMachineInstanceReplicaSet = WithObjectMeta<ApiVirtualMachineInstanceReplicaSet>;
-export type KubeVirt = WithObjectMeta<ApiKubeVirt>;
+export {
+  kubeVirtKind,
+  type StoredKubeVirt as KubeVirt,
+  type StoredVirtualMachine as VirtualMachine,
+  type StoredVirtualMachineInstance as VirtualMachineInstance,
+  type StoredVirtualMachineInstanceReplicaSet as VirtualMachineInstanceReplicaSet,
+  vmiKind,
+  vmKind,
+} from "../api/index.js";
+export { podKind } from "../runtime/index.js";
 export type Pod = IPod;
 export type ConfigMap = IConfigMap;
-
-export const vmKind = defineKind<VirtualMachine>(VirtualMachineKind);
-export const vmiKind = defineKind<VirtualMachineInstance>(VirtualMachineInstanceKind);
-export const kubeVirtKind = defineKind<KubeVirt>(KubeVirtKind);
-export { podKind };
 
 export const configMapKind = defineKind<ConfigMap>({
   group: "",

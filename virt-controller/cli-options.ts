@@ -1,18 +1,14 @@
 import {
-  addLeaderElectionOptions,
-  addServingOptions,
+  addLeaderElectedOptions,
   componentCommand,
-  type LeaderElectionOptions,
-  readLeaderElectionOptions,
-  readServingOptions,
-  type ServingOptions,
+  type LeaderElectedOptions,
+  readLeaderElectedOptions,
 } from "../runtime/index.js";
 
 /** What virt-controller's flags say: only where things are (configuration is the KubeVirt CR's). */
-export interface CliOptions extends ServingOptions {
+export interface CliOptions extends LeaderElectedOptions {
   readonly namespace: string;
   readonly launcherImage: string;
-  readonly leaderElection: LeaderElectionOptions;
 }
 
 /** Parses virt-controller's command line (`argv` without node and the script). */
@@ -28,13 +24,11 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
     )
     .option("--launcher-image <image>", "image of the virt-launcher pods", "virt-launcher");
   // virt-operator's Deployment passes --address $(POD_IP).
-  addServingOptions(program, { address: "0.0.0.0" });
-  addLeaderElectionOptions(program).parse([...argv], { from: "user" });
+  addLeaderElectedOptions(program, { address: "0.0.0.0" }).parse([...argv], { from: "user" });
   const flags = program.opts<{ namespace: string; launcherImage: string }>();
   return {
-    ...readServingOptions(program),
+    ...readLeaderElectedOptions(program),
     namespace: flags.namespace,
     launcherImage: flags.launcherImage,
-    leaderElection: readLeaderElectionOptions(program),
   };
 }

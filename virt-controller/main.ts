@@ -6,35 +6,26 @@
  */
 import {
   componentLogger,
-  loadKubeConfig,
-  Manager,
+  exitCodeOf,
+  leaderElectedManager,
   parseOrExit,
   stopOnSignals,
   systemClock,
 } from "../runtime/index.js";
 import { CERTIFICATE_SECRETS } from "../runtime/tls/tls-material.js";
 import { parseCliOptions } from "./cli-options.js";
-import { addVirtControllers } from "./controllers.js";
+import { addVirtControllers } from "./virt-controller.js";
 
 const options = parseOrExit(() => parseCliOptions(process.argv.slice(2)));
 const log = componentLogger({ level: options.logLevel });
-const manager = new Manager({
+// /metrics with the certificate virt-operator issues for virt-controller.
+const manager = leaderElectedManager({
   name: "virt-controller",
-  kubeConfig: loadKubeConfig(options.kubeconfig, process.env),
+  namespace: options.namespace,
+  metricsSecret: CERTIFICATE_SECRETS.controllerServer,
+  flags: options,
   log,
-  leaderElection: {
-    namespace: options.namespace,
-    name: "virt-controller",
-    ...options.leaderElection,
-  },
-  health: { host: options.address, port: options.healthPort },
-  // KubeVirt's https://POD:8443/metrics, with the certificate virt-operator issues for virt-controller.
-  metrics: {
-    host: options.address,
-    port: options.metricsPort,
-    secret: { namespace: options.namespace, name: CERTIFICATE_SECRETS.controllerServer },
-  },
-  clock: systemClock,
+  env: process.env,
 });
 addVirtControllers(manager, {
   namespace: options.namespace,
@@ -47,5 +38,4 @@ log.info(
   { health: manager.healthUrl, namespace: options.namespace, launcherImage: options.launcherImage },
   "virt-controller started",
 );
-const exit = await manager.done;
-process.exitCode = exit.reason === "stopped" ? 0 : 1;
+process.exitCode = exitCodeOf(await manager.done);

@@ -1,8 +1,8 @@
 import { join } from "node:path";
-import { Command } from "commander";
 import {
   addKubeconfigOption,
   addLogLevelOption,
+  componentCommand,
   DEFAULT_HEALTH_PORT,
   DEFAULT_METRICS_PORT,
   parsePort,
@@ -33,8 +33,10 @@ export function parseCommandLine(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): CommandLine {
-  const program = new Command("virt-handler")
-    .description("kubevirt-ts node agent: runs the VMIs of its node as libvirt domains")
+  const program = componentCommand(
+    "virt-handler",
+    "kubevirt-ts node agent: runs the VMIs of its node as libvirt domains",
+  )
     .option("--node-name <name>", "this node's name (default: $NODE_NAME, else the hostname)")
     .option("--libvirt-uri <uri>", "libvirt connection URI", "qemu:///system");
   addKubeconfigOption(program)

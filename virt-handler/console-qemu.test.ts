@@ -14,10 +14,9 @@ import { secretKind } from "../runtime/tls/secret-tls-source.js";
 import { CERTIFICATE_SECRETS } from "../runtime/tls/tls-material.js";
 import { ensureTestGuest, type TestGuest } from "../test/guest/ensure-test-guest.js";
 import { TEST_GUEST_BANNER } from "../test/guest/guest-console.js";
-import { ConsoleTranscript, typeLine } from "../test/libvirt/console-transcript.js";
+import { ConsoleTranscript, typeLine } from "../test/libvirt/testing/console-transcript.js";
 import { CONSOLE_TAKEN_OVER_CODE, CONSOLE_TAKEN_OVER_REASON } from "./console-server/console-sessions.js";
 import { vmiKind } from "./kinds.js";
-import { type RunningVirtHandler, startVirtHandler } from "./main.js";
 import { type ConsolePki, issueConsolePki, serverSecret } from "./testing/console-certificates.js";
 import {
   type ConsoleEndpoint,
@@ -34,6 +33,7 @@ import {
   setUseEmulation,
   startHandlerCluster,
 } from "./testing/handler-cluster.js";
+import { type RunningVirtHandler, startVirtHandler } from "./virt-handler.js";
 
 const NAME = `console-${process.pid}`;
 const DOMAIN = `default_${NAME}`;

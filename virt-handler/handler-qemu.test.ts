@@ -9,7 +9,7 @@ import { after, before, describe, test } from "node:test";
 import { Connection, type ConsoleStream, DomainState } from "../libvirt/index.js";
 import { ensureTestGuest, type TestGuest } from "../test/guest/ensure-test-guest.js";
 import { TEST_GUEST_BANNER } from "../test/guest/guest-console.js";
-import { ConsoleTranscript } from "../test/libvirt/console-transcript.js";
+import { ConsoleTranscript } from "../test/libvirt/testing/console-transcript.js";
 import { vmiKind } from "./kinds.js";
 import {
   countVmiWrites,

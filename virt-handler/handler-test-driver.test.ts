@@ -1,5 +1,5 @@
 // virt-handler against the dev API server and libvirt's test driver (test:///default): the whole
-// handler as main.ts wires it, with the real converter and volume preparation, minus QEMU.
+// handler as virt-handler.ts wires it, with the real converter and volume preparation, minus QEMU.
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
@@ -11,7 +11,6 @@ import { CERTIFICATE_SECRETS, type TlsMaterial } from "../runtime/tls/tls-materi
 import { httpsGet } from "../test/harness/https-get.js";
 import { issueLoopbackServingCertificate, writeServingSecret } from "../test/harness/serving-certificate.js";
 import { nodeKind, podKind, vmiKind } from "./kinds.js";
-import { type RunningVirtHandler, startVirtHandler } from "./main.js";
 import {
   countVmiWrites,
   createScheduledVmi,
@@ -22,6 +21,7 @@ import {
   setUseEmulation,
   startHandlerCluster,
 } from "./testing/handler-cluster.js";
+import { type RunningVirtHandler, startVirtHandler } from "./virt-handler.js";
 import { HANDLER_FINALIZER } from "./vmi/vmi-decision.js";
 
 const log = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });

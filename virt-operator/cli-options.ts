@@ -1,17 +1,13 @@
 import {
-  addLeaderElectionOptions,
-  addServingOptions,
+  addLeaderElectedOptions,
   componentCommand,
-  type LeaderElectionOptions,
-  readLeaderElectionOptions,
-  readServingOptions,
-  type ServingOptions,
+  type LeaderElectedOptions,
+  readLeaderElectedOptions,
 } from "../runtime/index.js";
 
 /** What virt-operator's flags say: where it runs and how it elects a leader. */
-export interface CliOptions extends ServingOptions {
+export interface CliOptions extends LeaderElectedOptions {
   readonly namespace: string;
-  readonly leaderElection: LeaderElectionOptions;
 }
 
 /**
@@ -27,11 +23,12 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
     "namespace of the KubeVirt CR, the components, the leader Lease and the certificates (default: $POD_NAMESPACE, else kubevirt)",
     env.POD_NAMESPACE || "kubevirt",
   );
-  addServingOptions(program, { address: env.POD_IP || "0.0.0.0", addressFrom: "$POD_IP, else 0.0.0.0" });
-  addLeaderElectionOptions(program).parse([...argv], { from: "user" });
+  addLeaderElectedOptions(program, {
+    address: env.POD_IP || "0.0.0.0",
+    addressFrom: "$POD_IP, else 0.0.0.0",
+  }).parse([...argv], { from: "user" });
   return {
-    ...readServingOptions(program),
+    ...readLeaderElectedOptions(program),
     namespace: program.opts<{ namespace: string }>().namespace,
-    leaderElection: readLeaderElectionOptions(program),
   };
 }

@@ -8,8 +8,8 @@
  */
 import {
   componentLogger,
-  loadKubeConfig,
-  Manager,
+  exitCodeOf,
+  leaderElectedManager,
   parseOrExit,
   stopOnSignals,
   systemClock,
@@ -30,28 +30,18 @@ try {
   process.exit(2);
 }
 const log = componentLogger({ level: options.logLevel });
-const manager = new Manager({
+// /metrics with the certificate this operator issues for itself
+// (certificates/issued-certificates.ts) before it installs anything.
+const manager = leaderElectedManager({
   name: "virt-operator",
-  kubeConfig: loadKubeConfig(options.kubeconfig, process.env),
+  namespace: options.namespace,
+  metricsSecret: CERTIFICATE_SECRETS.operatorServer,
+  flags: options,
   log,
-  leaderElection: {
-    namespace: options.namespace,
-    name: "virt-operator",
-    ...options.leaderElection,
-  },
-  health: { host: options.address, port: options.healthPort },
-  // KubeVirt's https://POD:8443/metrics, with the certificate this operator issues for itself
-  // (certificates/issued-certificates.ts) before it installs anything.
-  metrics: {
-    host: options.address,
-    port: options.metricsPort,
-    secret: { namespace: options.namespace, name: CERTIFICATE_SECRETS.operatorServer },
-  },
-  clock: systemClock,
+  env: process.env,
 });
 addKubeVirtController(manager, { identity, renderStrategy, clock: systemClock });
 stopOnSignals(manager, log);
 await manager.start();
 log.info({ health: manager.healthUrl, ...identity }, "virt-operator started");
-const exit = await manager.done;
-process.exitCode = exit.reason === "stopped" ? 0 : 1;
+process.exitCode = exitCodeOf(await manager.done);

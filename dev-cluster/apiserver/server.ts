@@ -1,7 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
-import type { AdmittedWrites } from "./admission/admitted-writes.js";
 import { createWebhookAdmission } from "./admission/webhook-admission.js";
 import {
   type AggregationLayer,
@@ -26,7 +25,10 @@ import { CrdLifecycle } from "./controllers/crd-lifecycle.js";
 import { GarbageCollector } from "./controllers/garbage-collector.js";
 import { NamespaceLifecycle } from "./controllers/namespace-lifecycle.js";
 import { parseFieldValidation } from "./objects/decode.js";
+import { GuardedWrites, type WriteGuard } from "./objects/guarded-writes.js";
 import { ObjectService } from "./objects/object-service.js";
+import type { ObjectWrites } from "./objects/object-writes.js";
+import { StoredWrites } from "./objects/stored-writes.js";
 import type { PodLogSource } from "./pod-logs.js";
 import { ResourceRegistry, storageResource } from "./registry/resource-registry.js";
 import type { ResourceType } from "./resource-type.js";
@@ -127,7 +129,26 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
   const identities = new RequestIdentities();
   const userOf = (request: IncomingMessage) => identities.get(request);
   const resolver = new ServiceResolver(service);
-  const admission = createWebhookAdmission({ service, resolver, log: options.log, userOf });
+  // The write path, each layer wrapping the next: the escalation guard, admission webhooks, the store.
+  const storedWrites = new StoredWrites(service);
+  const admission = createWebhookAdmission({
+    service,
+    inner: storedWrites,
+    resolver,
+    log: options.log,
+    userOf,
+  });
+  const escalationGuard: WriteGuard = {
+    applies: (target, request) =>
+      target.subresource === undefined &&
+      escalation.applies(identities.get(request), target.type.group, target.type.plural),
+    check: (target, object, request) =>
+      escalation.check(
+        identities.get(request),
+        { plural: target.type.plural, namespace: target.namespace, urlName: target.name ?? "" },
+        object,
+      ),
+  };
   const aggregation =
     options.aggregation &&
     startAggregationLayer({ service, resolver, log: options.log, userOf, settings: options.aggregation });
@@ -148,20 +169,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
           requester: identities.get(request),
           fieldValidation: parseFieldValidation(query.get("fieldValidation")),
         }),
-      writeGuard: {
-        applies: (target, request) =>
-          target.subresource === undefined &&
-          escalation.applies(identities.get(request), target.type.group, target.type.plural),
-        check: (target, object, request) =>
-          escalation.check(
-            identities.get(request),
-            { plural: target.type.plural, namespace: target.namespace, urlName: target.name ?? "" },
-            object,
-          ),
-      },
     },
     identities,
-    admission: admission.writes,
+    writes: new GuardedWrites(escalationGuard, storedWrites, admission.writes),
     aggregation,
     url: () => url,
   });
@@ -210,8 +220,8 @@ interface HttpServerParts {
   /** Who each request acts as, for the handlers that answer about the requester. */
   identities: RequestIdentities;
   backends: SubresourceBackends;
-  /** The REST writes with admission webhooks. */
-  admission: AdmittedWrites;
+  /** The writes the REST handlers make: guarded, admitted, stored. */
+  writes: ObjectWrites;
   aggregation: AggregationLayer | undefined;
   /** The server's URL, known once it listens. */
   url: () => string;
@@ -254,7 +264,7 @@ function buildHttpServer(options: ApiServerOptions, parts: HttpServerParts): Fas
   for (const path of ["/healthz", "/livez", "/readyz"])
     app.get(path, (_request, reply) => reply.type("text/plain").send("ok"));
   registerDiscoveryRoutes(app, parts.registry, parts.aggregation?.discovery);
-  registerResourceRoutes(app, parts.service, parts.backends, parts.admission);
+  registerResourceRoutes(app, parts.service, parts.writes, parts.backends);
   registerOidcDiscoveryRoutes(app, parts.backends.tokens, parts.url);
   return app;
 }

@@ -2,7 +2,7 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
 import { type Clock, type Controller, Manager, systemClock } from "../../runtime/index.js";
-import type { ControllerContext } from "./controller-context.js";
+import type { ControllerSettings } from "./controller-settings.js";
 import { addDaemonSetController } from "./daemon-set/daemon-set-controller.js";
 import { addDeploymentController } from "./deployment/deployment-controller.js";
 import { addEndpointSliceController } from "./endpoints/endpoint-slice-controller.js";
@@ -29,7 +29,9 @@ export const defaultWorkers: Readonly<Record<WorkloadControllerName, number>> = 
   serviceaccount: 1,
 };
 
-const adders: Readonly<Record<WorkloadControllerName, (context: ControllerContext) => Controller>> = {
+const adders: Readonly<
+  Record<WorkloadControllerName, (manager: Manager, settings: ControllerSettings) => Controller>
+> = {
   deployment: addDeploymentController,
   replicaset: addReplicaSetController,
   daemonset: addDaemonSetController,
@@ -60,7 +62,7 @@ export function addWorkloadControllers(
   const added = new Map<WorkloadControllerName, Controller>();
   for (const name of names) {
     const workers = options.workers?.[name] ?? defaultWorkers[name];
-    added.set(name, adders[name]({ manager, clock, workers }));
+    added.set(name, adders[name](manager, { clock, workers }));
   }
   return added;
 }

@@ -22,7 +22,8 @@ import { formatIpv4, parseCidr } from "./network/ipv4.js";
 import type { PodNetwork } from "./network/pod-network.js";
 import type { AdoptionReport } from "./pods/adoption.js";
 import { type BackOffPolicy, kubeletBackOff } from "./pods/back-off.js";
-import { NodePods } from "./pods/node-pods.js";
+import { addNodePodController } from "./pods/node-pod-controller.js";
+import { NodePodReconciler } from "./pods/node-pod-reconciler.js";
 import { SimulatedPods } from "./pods/simulated-pods.js";
 import type { WorkerDeps } from "./pods/worker-deps.js";
 import { TokenRequester } from "./service-account/token-requester.js";
@@ -128,7 +129,7 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
     defaultPath: process.env.PATH ?? "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
     enqueue: (key, delayMs) => enqueue(key, delayMs),
   };
-  const nodePods = new NodePods({
+  const nodePods = new NodePodReconciler({
     deps,
     nodeName: options.nodeName,
     simulatedNodes: new Set(options.simulatedNodes ?? []),
@@ -136,15 +137,12 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
     pods,
     log,
   });
-  const controller = manager.controller({
-    name: "node-agent",
+  const controller = addNodePodController(manager, {
+    reconciler: nodePods,
+    pods,
+    nodes,
     workers: options.workers ?? 4,
-    needsLeaderElection: false,
-    reconcile: nodePods.reconcile,
   });
-  controller.watch(pods, nodePods.keysOf);
-  controller.dependsOn(nodes);
-  controller.dependsOn(nodePods.adoption);
   enqueue = (key, delayMs) => (delayMs ? controller.enqueueAfter(key, delayMs) : controller.enqueue(key));
   const adopted = adoptWhenSynced(manager, pods, nodePods);
   await manager.start();
@@ -166,7 +164,7 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
 function adoptWhenSynced(
   manager: Manager,
   pods: SharedInformer<Pod>,
-  nodePods: NodePods,
+  nodePods: NodePodReconciler,
 ): Promise<AdoptionReport> {
   return new Promise((resolveAdopted, rejectAdopted) => {
     manager.add({

@@ -3,6 +3,8 @@
  * and keeps them Ready (kubelet's registration and heartbeats); `startNodeLifecycle` marks nodes
  * that stop heartbeating Unknown and taints them (kube-controller-manager's node lifecycle).
  */
+
+export { TAINT_NOT_READY, TAINT_UNREACHABLE } from "./condition-taints.js";
 export {
   isSimulatedNode,
   NODE_LEASE_NAMESPACE,
@@ -23,7 +25,9 @@ export {
   type NodeLifecycleOptions,
   type RunningNodeLifecycle,
   startNodeLifecycle,
-  TAINT_NOT_READY,
-  TAINT_UNREACHABLE,
 } from "./node-lifecycle.js";
+export {
+  addNodeLifecycleController,
+  type NodeLifecycleControllerOptions,
+} from "./node-lifecycle-controller.js";
 export { type HeartbeatOptions, type NodesOptions, type RunningNodes, startNodes } from "./start-nodes.js";

@@ -11,10 +11,11 @@ import {
 } from "../../runtime/index.js";
 import { NODE_LEASE_NAMESPACE, type Node } from "./kinds.js";
 
-export interface NodeLeaseReconcilerOptions {
+export interface NodeLeaseReconcilerDeps {
   nodes: SharedInformer<Node>;
   leases: SharedInformer<Lease>;
   client: ResourceClient<Lease>;
+  /** The nodes this agent heartbeats for; any other key is left alone. */
   nodeNames: ReadonlySet<string>;
   clock: Clock;
   leaseDurationSeconds: number;
@@ -25,11 +26,16 @@ export interface NodeLeaseReconcilerOptions {
  * kubelet's node lease heartbeat: the Lease `kube-node-lease/<node>` is created, owned by its
  * Node (so it goes with it), and its renewTime moved forward every renew interval.
  */
-export function nodeLeaseReconciler(options: NodeLeaseReconcilerOptions) {
-  const { nodes, leases, client, nodeNames, clock, leaseDurationSeconds, renewIntervalMs } = options;
+export class NodeLeaseReconciler {
+  readonly #deps: NodeLeaseReconcilerDeps;
 
-  return async ({ name }: ReconcileRequest): Promise<ReconcileResult | undefined> => {
-    if (!nodeNames.has(name)) return undefined;
+  constructor(deps: NodeLeaseReconcilerDeps) {
+    this.#deps = deps;
+  }
+
+  async reconcile({ name }: ReconcileRequest): Promise<ReconcileResult> {
+    const { nodes, leases, client, nodeNames, clock, leaseDurationSeconds, renewIntervalMs } = this.#deps;
+    if (!nodeNames.has(name)) return {};
     const nodeUid = nodes.get(name)?.metadata?.uid;
     const owners = nodeUid ? [{ apiVersion: "v1", kind: "Node", name, uid: nodeUid }] : undefined;
     const cached = leases.get({ namespace: NODE_LEASE_NAMESPACE, name });
@@ -59,5 +65,5 @@ export function nodeLeaseReconciler(options: NodeLeaseReconcilerOptions) {
     // A conflict throws and retries against the newer lease.
     await client.update(renewed);
     return { requeueAfterMs: renewIntervalMs };
-  };
+  }
 }

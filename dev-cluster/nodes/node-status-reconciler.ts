@@ -12,9 +12,10 @@ import type { Node } from "./kinds.js";
 import type { NodeDefinition } from "./node-definition.js";
 import { metadataPatch, reportedStatus, statusReportDue } from "./node-status.js";
 
-export interface NodeStatusReconcilerOptions {
+export interface NodeStatusReconcilerDeps {
   nodes: SharedInformer<Node>;
   client: ResourceClient<Node>;
+  /** The nodes this agent keeps, by name; any other key is left alone. */
   definitions: ReadonlyMap<string, NodeDefinition>;
   clock: Clock;
   statusReportIntervalMs: number;
@@ -26,37 +27,21 @@ export interface NodeStatusReconcilerOptions {
  * something it owns differs (Ready not True, capacity changed) or the last heartbeat is a report
  * interval old.
  */
-export function nodeStatusReconciler(options: NodeStatusReconcilerOptions) {
-  const { nodes, client, definitions, clock, statusReportIntervalMs } = options;
+export class NodeStatusReconciler {
+  readonly #deps: NodeStatusReconcilerDeps;
 
-  async function register(definition: NodeDefinition, log: ReconcileRequest["log"]): Promise<void> {
-    const node: Node = {
-      apiVersion: "v1",
-      kind: "Node",
-      metadata: {
-        name: definition.name,
-        labels: { ...definition.labels },
-        annotations: { ...definition.annotations },
-      },
-      spec: definition.taints.length > 0 ? { taints: [...definition.taints] } : {},
-    };
-    // Nodes may carry their status on create; it is written again once the node is cached.
-    node.status = reportedStatus(node, definition, clock.now());
-    try {
-      await client.create(node);
-      log.info({ simulated: definition.simulated }, "registered the node");
-    } catch (error) {
-      if (!isAlreadyExists(error)) throw error;
-    }
+  constructor(deps: NodeStatusReconcilerDeps) {
+    this.#deps = deps;
   }
 
-  return async ({ name, log }: ReconcileRequest): Promise<ReconcileResult | undefined> => {
+  async reconcile({ name, log }: ReconcileRequest): Promise<ReconcileResult> {
+    const { nodes, client, definitions, clock, statusReportIntervalMs } = this.#deps;
     const definition = definitions.get(name);
-    if (!definition) return undefined;
+    if (!definition) return {};
     const cached = nodes.get(name);
     if (!cached) {
-      await register(definition, log);
-      return undefined;
+      await this.#register(definition, log);
+      return {};
     }
     let node: Frozen<Node> = cached;
     const patch = metadataPatch(node, definition);
@@ -68,5 +53,26 @@ export function nodeStatusReconciler(options: NodeStatusReconcilerOptions) {
     updated.status = reportedStatus(node, definition, now);
     await client.updateStatus(updated);
     return { requeueAfterMs: statusReportIntervalMs };
-  };
+  }
+
+  async #register(definition: NodeDefinition, log: ReconcileRequest["log"]): Promise<void> {
+    const node: Node = {
+      apiVersion: "v1",
+      kind: "Node",
+      metadata: {
+        name: definition.name,
+        labels: { ...definition.labels },
+        annotations: { ...definition.annotations },
+      },
+      spec: definition.taints.length > 0 ? { taints: [...definition.taints] } : {},
+    };
+    // Nodes may carry their status on create; it is written again once the node is cached.
+    node.status = reportedStatus(node, definition, this.#deps.clock.now());
+    try {
+      await this.#deps.client.create(node);
+      log.info({ simulated: definition.simulated }, "registered the node");
+    } catch (error) {
+      if (!isAlreadyExists(error)) throw error;
+    }
+  }
 }

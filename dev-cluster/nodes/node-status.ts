@@ -1,4 +1,4 @@
-import { type Frozen, jsonEqual, mutableCopy, wireTime } from "../../runtime/index.js";
+import { type Frozen, findCondition, jsonEqual, mutableCopy, wireTime } from "../../runtime/index.js";
 import type { Node, NodeCondition, NodeStatus } from "./kinds.js";
 import type { NodeDefinition } from "./node-definition.js";
 
@@ -33,7 +33,7 @@ function conditionOf(
   status: Frozen<NodeStatus> | undefined,
   type: string,
 ): Frozen<NodeCondition> | undefined {
-  return status?.conditions?.find((condition) => condition.type === type);
+  return findCondition(status?.conditions, type);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
-import { type Clock, leaseKind, Manager, type ManagerExit, systemClock } from "../../runtime/index.js";
-import { NODE_LEASE_NAMESPACE, nodeKind } from "./kinds.js";
+import { type Clock, Manager, type ManagerExit, systemClock } from "../../runtime/index.js";
+import { NODE_LEASE_NAMESPACE } from "./kinds.js";
 import { type MachineFacts, readMachineFacts } from "./machine.js";
 import {
   type LocalNodeOptions,
@@ -10,8 +10,8 @@ import {
   type SimulatedNodesOptions,
   simulatedNodeDefinitions,
 } from "./node-definition.js";
-import { nodeLeaseReconciler } from "./node-lease-reconciler.js";
-import { nodeStatusReconciler } from "./node-status-reconciler.js";
+import { addNodeLeaseController } from "./node-lease-controller.js";
+import { addNodeStatusController } from "./node-status-controller.js";
 
 export interface HeartbeatOptions {
   /** The node Lease's duration (default 40 s, kubelet's). */
@@ -76,40 +76,17 @@ export async function startNodes(options: NodesOptions): Promise<RunningNodes> {
     clock,
     namespace: NODE_LEASE_NAMESPACE,
   });
-  const nodes = manager.informer(nodeKind);
-  const leases = manager.informer(leaseKind);
-  const ours = (name: string | undefined): readonly string[] => (name && nodeNames.has(name) ? [name] : []);
-  const status = manager.controller({
-    name: "node-status",
-    workers: 4,
-    reconcile: nodeStatusReconciler({
-      nodes,
-      client: manager.client.resource(nodeKind),
-      definitions,
-      clock,
-      statusReportIntervalMs: options.statusReportIntervalMs ?? 5 * 60_000,
-    }),
+  addNodeStatusController(manager, {
+    definitions,
+    clock,
+    statusReportIntervalMs: options.statusReportIntervalMs ?? 5 * 60_000,
   });
-  status.watch(nodes, (node) => ours(node.metadata?.name));
-  const lease = manager.controller({
-    name: "node-lease",
-    workers: 4,
-    reconcile: nodeLeaseReconciler({
-      nodes,
-      leases,
-      client: manager.client.resource(leaseKind),
-      nodeNames,
-      clock,
-      leaseDurationSeconds,
-      renewIntervalMs: options.leaseRenewIntervalMs ?? (leaseDurationSeconds * 1000) / 4,
-    }),
+  addNodeLeaseController(manager, {
+    nodeNames,
+    clock,
+    leaseDurationSeconds,
+    renewIntervalMs: options.leaseRenewIntervalMs ?? (leaseDurationSeconds * 1000) / 4,
   });
-  lease.watch(leases, (object) => ours(object.metadata?.name));
-  lease.watch(nodes, (node) => ours(node.metadata?.name));
-  for (const name of nodeNames) {
-    status.enqueue(name);
-    lease.enqueue(name);
-  }
   await manager.start();
   return { nodeNames: [...nodeNames], done: manager.done, stop: () => manager.stop() };
 }

@@ -3,5 +3,9 @@
  * needs): `startScheduler({ kubeConfig, log })` returns a handle with `stop()`.
  */
 export { fitErrorMessage, NO_NODES_AVAILABLE } from "./fit-error.js";
+export {
+  addPodSchedulingController,
+  type PodSchedulingControllerOptions,
+} from "./pod-scheduling-controller.js";
 export { type Placement, schedulePod } from "./schedule-pod.js";
 export { type RunningScheduler, Scheduler, type SchedulerOptions, startScheduler } from "./scheduler.js";

@@ -1,4 +1,11 @@
-import { type Frozen, mutableCopy, wireTime } from "../../runtime/index.js";
+import {
+  type Frozen,
+  findCondition,
+  hasCondition,
+  mutableCopy,
+  type StatusCondition,
+  setCondition,
+} from "../../runtime/index.js";
 import type { Pod, PodCondition } from "./kinds.js";
 import { isTerminal } from "./scheduling-cache.js";
 
@@ -16,24 +23,26 @@ export function awaitsScheduling(pod: Frozen<Pod>, schedulerName: string): boole
 
 /**
  * The pod with PodScheduled=False/Unschedulable carrying `message`, or undefined when the pod
- * already says exactly that (status is written only when it changes). The transition time moves
- * only when the status does, as podutil.UpdatePodCondition does.
+ * already says exactly that (status is written only when it changes). Set with runtime's
+ * setCondition, as podutil.UpdatePodCondition does: in place, the transition time moving only
+ * with the status, lastProbeTime null (as the binding writes it).
  */
 export function withUnschedulableCondition(pod: Frozen<Pod>, message: string, now: number): Pod | undefined {
-  const current = pod.status?.conditions?.find((condition) => condition.type === "PodScheduled");
-  if (current?.status === "False" && current.reason === "Unschedulable" && current.message === message) {
+  // kubernetes-models types a condition's status as any string and its times as never null; the
+  // wire values are the ones runtime's StatusCondition describes.
+  const conditions = pod.status?.conditions as readonly StatusCondition[] | undefined;
+  if (
+    hasCondition(conditions, "PodScheduled", "False", "Unschedulable") &&
+    findCondition(conditions, "PodScheduled")?.message === message
+  ) {
     return undefined;
   }
-  const condition: PodCondition = {
-    type: "PodScheduled",
-    status: "False",
-    reason: "Unschedulable",
-    message,
-    lastTransitionTime:
-      current?.status === "False" && current.lastTransitionTime ? current.lastTransitionTime : wireTime(now),
-  };
   const updated = mutableCopy<Pod>(pod);
-  const others = (updated.status?.conditions ?? []).filter((entry) => entry.type !== "PodScheduled");
-  updated.status = { ...updated.status, conditions: [...others, condition] };
+  const next = setCondition(
+    conditions,
+    { type: "PodScheduled", status: "False", reason: "Unschedulable", message },
+    now,
+  );
+  updated.status = { ...updated.status, conditions: next as PodCondition[] };
   return updated;
 }

@@ -5,13 +5,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { APP_NAMESPACE, everyFieldDomain, typicalDomain } from "./domain-fixtures.js";
-import {
-  type DomainDefinition,
-  domainFromXml,
-  findMetadata,
-  metadataChildText,
-} from "./index.js";
+import { type DomainDefinition, domainFromXml, findMetadata, metadataChildText } from "./index.js";
+import { APP_NAMESPACE, everyFieldDomain, typicalDomain } from "./testing/domain-fixtures.js";
 import { defineAndDump as defineAndDumpOnTestDriver } from "./testing/virsh-test-driver.js";
 
 describe("libvirt accepts the generated XML", () => {

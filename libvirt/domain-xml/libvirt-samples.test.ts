@@ -6,7 +6,7 @@ import {
   QEMU_INACTIVE_DOMAIN_XML,
   QEMU_RUNNING_DOMAIN_XML,
   TEST_DRIVER_DOMAIN_XML,
-} from "./libvirt-samples.js";
+} from "./testing/libvirt-samples.js";
 
 describe("a running qemu domain's live XML", () => {
   const domain = domainFromXml(QEMU_RUNNING_DOMAIN_XML);

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { APP_NAMESPACE, everyFieldDomain, typicalDomain } from "./domain-fixtures.js";
 import {
   type DomainDefinition,
   domainFromXml,
@@ -9,6 +8,7 @@ import {
   metadataChildText,
   parseXmlDocument,
 } from "./index.js";
+import { APP_NAMESPACE, everyFieldDomain, typicalDomain } from "./testing/domain-fixtures.js";
 
 function roundTrip(domain: DomainDefinition): DomainDefinition {
   return domainFromXml(domainToXml(domain));

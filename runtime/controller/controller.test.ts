@@ -49,6 +49,7 @@ describe("Controller against the dev API server", () => {
         await pause(Math.random() * 4);
         lastSeen.set(key, informer.get(key)?.spec?.size);
         inFlight.delete(key);
+        return {};
       },
     });
     controller.watch(informer);

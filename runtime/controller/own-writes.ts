@@ -1,3 +1,12 @@
+import type { ReconcileResult } from "./reconcile-result.js";
+
+/**
+ * What every reconcile returns when the cache has not caught up with a write: nothing is done
+ * now, and nothing waits on a timer, because the watch event that brings the newer version
+ * enqueues the key again. One value, so that every controller treats a stale cache alike.
+ */
+export const CACHE_IS_BEHIND: ReconcileResult = Object.freeze({});
+
 /**
  * Remembers, per object, the resourceVersion our last write was based on, so that a reconcile
  * woken before the cache shows that write does not compute from the old object and send a write

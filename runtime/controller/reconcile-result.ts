@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 
 /**
- * What a reconcile returns. Nothing (or `{}`) means done; `requeueAfterMs` means "look again
+ * What a reconcile returns. `{}` means done; `requeueAfterMs` means "look again
  * later" (polling something that sends no events). There is deliberately no boolean `requeue`:
  * throw to retry with backoff.
  */
@@ -20,8 +20,8 @@ export interface ReconcileRequest {
   signal: AbortSignal;
 }
 
-// biome-ignore lint/suspicious/noConfusingVoidType: a reconcile that returns nothing is an async function returning Promise<void>.
-export type Reconcile = (request: ReconcileRequest) => Promise<ReconcileResult | void>;
+/** Every reconcile answers with a result, so that "done" reads the same in every controller. */
+export type Reconcile = (request: ReconcileRequest) => Promise<ReconcileResult>;
 
 /**
  * An error retrying cannot fix (invalid input, a spec the controller cannot act on): logged and

@@ -56,6 +56,7 @@ describe("Manager against the dev API server", () => {
         seen.push(key);
         if (key === "default/bad") throw new TerminalError("BadSpec", "cannot handle this widget");
         if (key === "default/flaky" && seen.filter((k) => k === key).length < 2) throw new Error("try again");
+        return {};
       },
     });
     controller.watch(widgets);

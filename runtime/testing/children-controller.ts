@@ -34,12 +34,13 @@ export function addChildrenController(manager: Manager, options: ChildrenControl
       const parent = widgets.get(request.key);
       if (!parent) {
         expectations.delete(request.key);
-        return;
+        return {};
       }
       // Our last creates or deletes are not all in the cache yet: counting now would be wrong.
-      if (!expectations.satisfied(request.key)) return;
+      if (!expectations.satisfied(request.key)) return {};
       const owned = children.byIndex("owner", parent.metadata?.uid ?? "");
       await reconcileChildren(manager, parent, owned, expectations, request, options);
+      return {};
     },
   });
   controller.watch(widgets);

@@ -9,13 +9,13 @@ import {
   reviewOf,
   type WebhookSpec,
   webhookConfiguration,
-} from "./admission-webhook-fixtures.js";
+} from "./testing/admission-webhook-fixtures.js";
 import {
   localServiceManifest,
   type RecordedRequest,
   startTlsBackend,
   type TlsBackend,
-} from "./tls-backend.js";
+} from "./testing/tls-backend.js";
 
 describe("admission webhooks", () => {
   let cluster: TestApiServer;

@@ -4,7 +4,7 @@ import { WebSocket, WebSocketServer } from "ws";
 import { createCertificateAuthority } from "../../dev-cluster/apiserver/tls/x509-issuer.js";
 import { eventually, startTestApiServer, type TestApiServer } from "../harness/api-server-fixture.js";
 import { rawRequest } from "../harness/https-client.js";
-import { localServiceManifest, startTlsBackend, type TlsBackend } from "./tls-backend.js";
+import { localServiceManifest, startTlsBackend, type TlsBackend } from "./testing/tls-backend.js";
 
 const GROUP = "wardle.example.com";
 const NAMESPACE = "wardle";

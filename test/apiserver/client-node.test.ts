@@ -11,7 +11,7 @@ import {
   type V1ConfigMap,
 } from "@kubernetes/client-node";
 import { eventually, startTestApiServer, type TestApiServer } from "../harness/api-server-fixture.js";
-import { fixturePath } from "./fixtures.js";
+import { fixturePath } from "./testing/fixtures.js";
 
 function statusOf(error: unknown): { code: number; reason: string } {
   assert.ok(error instanceof ApiException, `expected an ApiException, got ${String(error)}`);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { eventually, startTestApiServer, type TestApiServer } from "../harness/api-server-fixture.js";
-import { fixturePath } from "./fixtures.js";
+import { fixturePath } from "./testing/fixtures.js";
 
 describe("kubectl with custom resources", () => {
   let cluster: TestApiServer;

@@ -18,7 +18,7 @@ import {
   signalProcess,
   startDevClusterUp,
   waitForExit,
-} from "./dev-cluster-process.js";
+} from "./testing/dev-cluster-process.js";
 import {
   isAlive,
   linkNames,
@@ -28,7 +28,7 @@ import {
   recordedPodUids,
   removeNodeLeftovers,
   unusedPodCidr,
-} from "./host-resources.js";
+} from "./testing/host-resources.js";
 import {
   type DaemonSet,
   type Deployment,
@@ -40,8 +40,8 @@ import {
   type List,
   type Node,
   type Pod,
-} from "./kinds.js";
-import { Kubectl } from "./kubectl.js";
+} from "./testing/kinds.js";
+import { Kubectl } from "./testing/kubectl.js";
 import {
   crashingPod,
   everyNodeDaemonSet,
@@ -50,7 +50,7 @@ import {
   unschedulablePod,
   webDeployment,
   webService,
-} from "./manifests.js";
+} from "./testing/manifests.js";
 import {
   apiServerOf,
   httpGet,
@@ -58,7 +58,7 @@ import {
   serverIdentity,
   serviceAccountTokenOf,
   tamperedToken,
-} from "./pod-access.js";
+} from "./testing/pod-access.js";
 
 const httpServerProgram = fileURLToPath(new URL("../programs/http-test-server.js", import.meta.url));
 const simulatedNodes = ["sim-node-0", "sim-node-1", "sim-node-2"];

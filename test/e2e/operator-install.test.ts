@@ -10,13 +10,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { Kubectl } from "../dev-cluster/kubectl.js";
-import { serviceAccountTokenOf } from "../dev-cluster/pod-access.js";
-import type { Condition } from "./kinds.js";
-import { conditionOf } from "./kinds.js";
-import { type KubevirtStack, startKubevirtStack, stopKubevirtStack } from "./kubevirt-stack.js";
-import { componentPids, removeNodeLeftovers } from "./node-processes.js";
-import { pollUntil } from "./poll.js";
+import { Kubectl } from "../dev-cluster/testing/kubectl.js";
+import { serviceAccountTokenOf } from "../dev-cluster/testing/pod-access.js";
+import type { Condition } from "./testing/kinds.js";
+import { conditionOf } from "./testing/kinds.js";
+import { type KubevirtStack, startKubevirtStack, stopKubevirtStack } from "./testing/kubevirt-stack.js";
+import { componentPids, removeNodeLeftovers } from "./testing/node-processes.js";
+import { pollUntil } from "./testing/poll.js";
 
 interface KubeVirtObject {
   metadata: { name: string; creationTimestamp: string; finalizers?: string[]; deletionTimestamp?: string };

@@ -13,16 +13,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Kubectl } from "../dev-cluster/kubectl.js";
+import { Kubectl } from "../dev-cluster/testing/kubectl.js";
 import { extractCidataFile, TEST_GUEST_BANNER, TEST_GUEST_PROMPT } from "../guest/guest-console.js";
-import type { Pod, VirtualMachine } from "./kinds.js";
-import { type KubevirtStack, startKubevirtStack, stopKubevirtStack } from "./kubevirt-stack.js";
-import { componentPids, nodeLeftovers } from "./node-processes.js";
-import { pollUntil } from "./poll.js";
-import { type GuestConsole, RunDomains } from "./run-domains.js";
-import { RunObjects } from "./run-objects.js";
-import { tearDownRun } from "./run-teardown.js";
-import { asDocuments, tinyVm, vmWithDiskWithoutVolume } from "./vm-manifests.js";
+import type { Pod, VirtualMachine } from "./testing/kinds.js";
+import { type KubevirtStack, startKubevirtStack, stopKubevirtStack } from "./testing/kubevirt-stack.js";
+import { componentPids, nodeLeftovers } from "./testing/node-processes.js";
+import { pollUntil } from "./testing/poll.js";
+import { type GuestConsole, RunDomains } from "./testing/run-domains.js";
+import { RunObjects } from "./testing/run-objects.js";
+import { tearDownRun } from "./testing/run-teardown.js";
+import { asDocuments, tinyVm, vmWithDiskWithoutVolume } from "./testing/vm-manifests.js";
 
 /** A TCG boot of the test guest takes ~5 s alone; allow for a busy machine. */
 const BOOT_MS = 90_000;

@@ -31,11 +31,11 @@ import {
 } from "../../libvirt/index.js";
 import { ensureTestGuest, type TestGuest } from "../guest/ensure-test-guest.js";
 import { TEST_GUEST_BANNER, TEST_GUEST_PROMPT } from "../guest/guest-console.js";
-import { runCleanupSteps } from "./cleanup-steps.js";
-import { ConsoleTranscript, typeLine } from "./console-transcript.js";
-import { leftoversOf, removeQemuLog, removeTestDomain } from "./domain-cleanup.js";
-import { testGuestDomain } from "./guest-domain.js";
-import { createGuestWorkspace, type GuestWorkspace } from "./guest-workspace.js";
+import { runCleanupSteps } from "./testing/cleanup-steps.js";
+import { ConsoleTranscript, typeLine } from "./testing/console-transcript.js";
+import { leftoversOf, removeQemuLog, removeTestDomain } from "./testing/domain-cleanup.js";
+import { testGuestDomain } from "./testing/guest-domain.js";
+import { createGuestWorkspace, type GuestWorkspace } from "./testing/guest-workspace.js";
 import {
   findLibvirtdUnderTini,
   isRunning,
@@ -45,9 +45,9 @@ import {
   runSetupHost,
   stopLibvirtd,
   waitUntilLibvirtdIsOurs,
-} from "./libvirtd-process.js";
-import { LifecycleRecorder } from "./lifecycle-recorder.js";
-import { waitUntil, withTimeout } from "./wait-until.js";
+} from "./testing/libvirtd-process.js";
+import { LifecycleRecorder } from "./testing/lifecycle-recorder.js";
+import { waitUntil, withTimeout } from "./testing/wait-until.js";
 
 const URI = "qemu:///system";
 const LIBVIRTD_SOCKET = "/run/libvirt/libvirt-sock";

@@ -40,13 +40,13 @@ import {
   TEST_GUEST_PROMPT,
   TEST_GUEST_SHUTDOWN_MESSAGE,
 } from "../guest/guest-console.js";
-import { runCleanupSteps } from "./cleanup-steps.js";
-import { ConsoleTranscript, typeLine } from "./console-transcript.js";
-import { leftoversOf, removeQemuLog, removeTestDomain } from "./domain-cleanup.js";
-import { TEST_METADATA_NAMESPACE, testGuestDomain } from "./guest-domain.js";
-import { createGuestWorkspace, type GuestWorkspace } from "./guest-workspace.js";
-import { LifecycleRecorder } from "./lifecycle-recorder.js";
-import { withTimeout } from "./wait-until.js";
+import { runCleanupSteps } from "./testing/cleanup-steps.js";
+import { ConsoleTranscript, typeLine } from "./testing/console-transcript.js";
+import { leftoversOf, removeQemuLog, removeTestDomain } from "./testing/domain-cleanup.js";
+import { TEST_METADATA_NAMESPACE, testGuestDomain } from "./testing/guest-domain.js";
+import { createGuestWorkspace, type GuestWorkspace } from "./testing/guest-workspace.js";
+import { LifecycleRecorder } from "./testing/lifecycle-recorder.js";
+import { withTimeout } from "./testing/wait-until.js";
 
 const URI = "qemu:///system";
 const LIBVIRTD_SOCKET = "/run/libvirt/libvirt-sock";

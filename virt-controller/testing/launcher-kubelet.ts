@@ -36,6 +36,7 @@ export class LauncherKubelet {
       reconcile: async (request) => {
         const pod = pods.get(request.key);
         if (pod) await this.#step(request, pod);
+        return {};
       },
     });
     controller.watch(pods);

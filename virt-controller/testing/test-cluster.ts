@@ -15,8 +15,8 @@ import {
 } from "../../runtime/index.js";
 import { quietLog, startTestApiServer, type TestApiServer } from "../../test/harness/api-server-fixture.js";
 import { installKubevirtCrds } from "../../test/harness/kubevirt-crds.js";
-import { addVirtControllers } from "../controllers.js";
 import { kubeVirtKind } from "../kinds.js";
+import { addVirtControllers } from "../virt-controller.js";
 import type { StartBackoffOptions } from "../vm/start-failure.js";
 import { LauncherKubelet } from "./launcher-kubelet.js";
 

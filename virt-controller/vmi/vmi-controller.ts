@@ -1,34 +1,20 @@
-import {
-  defaultVirtualMachineInstanceSpec,
-  LABELS,
-  type VirtualMachineInstanceSpec,
-  validateVirtualMachineInstance,
-} from "../../api/index.js";
+import { LABELS } from "../../api/index.js";
 import {
   byLabel,
   type Clock,
   type Controller,
   controllerOwnerKey,
   Expectations,
-  type Frozen,
-  isConflict,
-  isNotFound,
-  jsonEqual,
   type Manager,
-  mutableCopy,
   OwnWrites,
-  ownKey,
-  type ReconcileRequest,
   systemClock,
+  trackChildExpectations,
 } from "../../runtime/index.js";
 import type { ClusterConfig } from "../config/cluster-config.js";
-import { type Pod, podKind, type VirtualMachineInstance, vmiKind } from "../kinds.js";
-import { describeCauses } from "../vm/vmi-template.js";
-import { isFinal, phaseOf } from "../vmi-phase.js";
-import { LAUNCHER, renderLauncherPod } from "./launcher-pod.js";
-import { launcherPodOf } from "./launcher-pod-state.js";
-import { PodCreateError } from "./pod-create-failure.js";
-import { nextVmiState } from "./vmi-lifecycle.js";
+import { dependOnClusterConfig } from "../config/config-dependency.js";
+import { type Pod, podKind, vmiKind } from "../kinds.js";
+import { LAUNCHER } from "./launcher-pod.js";
+import { LAUNCHER_PODS_BY_VMI_UID, VmiReconciler } from "./vmi-reconciler.js";
 
 export interface VmiControllerOptions {
   config: ClusterConfig;
@@ -38,202 +24,38 @@ export interface VmiControllerOptions {
   clock?: Clock;
 }
 
-/** Index of launcher pods by the uid of the VMI that created them. */
-const BY_VMI_UID = "vmiUid";
-
 /**
- * The VMI controller: a Pending VMI gets exactly one launcher pod and goes Scheduling; once the
- * pod runs on a node the VMI goes Scheduled on that node, for its virt-handler. A pod that fails
- * or vanishes before the VM runs fails the VMI; a finished VMI's pod is deleted. One VMI write
- * per reconcile at most, and none when nothing changed.
+ * The VMI controller (vmi-reconciler.ts decides): a VMI is looked at when it, one of its
+ * launcher pods or the KubeVirt CR changes. The pod events also tell the expectations that our
+ * pod creates reached the cache.
  */
 export function addVmiController(manager: Manager, options: VmiControllerOptions): Controller {
   const vmis = manager.informer(vmiKind);
   const pods = manager.informer(podKind, {
     labelSelector: LAUNCHER.selector,
-    indexers: { [BY_VMI_UID]: byLabel<Pod>(LABELS.createdBy) },
+    indexers: { [LAUNCHER_PODS_BY_VMI_UID]: byLabel<Pod>(LABELS.createdBy) },
   });
-  const expectations = new Expectations({ clock: options.clock ?? systemClock });
-  const ownWrites = new OwnWrites();
-  const podOwner = controllerOwnerKey<Pod>(vmiKind);
-  const sync = new VmiSync(manager, options, { expectations, ownWrites });
+  const clock = options.clock ?? systemClock;
+  const expectations = new Expectations({ clock });
+  const reconciler = new VmiReconciler({
+    vmis,
+    pods,
+    client: manager.client,
+    events: manager.events,
+    config: options.config,
+    launcherImage: options.launcherImage,
+    clock,
+    expectations,
+    ownWrites: new OwnWrites(),
+  });
   const controller = manager.controller({
     name: "vmi",
     workers: options.workers ?? 3,
-    reconcile: async (request) => {
-      const vmi = vmis.get(request.key);
-      if (!vmi) {
-        expectations.delete(request.key);
-        ownWrites.forget(request.key);
-        return;
-      }
-      // Our last pod create, or our last VMI write, is not in the cache yet: its event comes.
-      if (!expectations.satisfied(request.key)) return;
-      if (ownWrites.cacheIsBehind(request.key, vmi.metadata?.resourceVersion)) return;
-      await sync.run(request, vmi, pods.byIndex(BY_VMI_UID, vmi.metadata?.uid ?? ""));
-    },
+    reconcile: (request) => reconciler.reconcile(request),
   });
   controller.watch(vmis);
-  controller.watch(pods, podOwner);
-  controller.dependsOn(options.config);
-  // A changed KubeVirt CR (defaults, useEmulation) can change every decision: look at all again.
-  options.config.onChange(() => {
-    for (const object of vmis.list()) for (const key of ownKey(object)) controller.enqueue(key);
-  });
-  pods.addEventHandler({
-    onAdd: (pod) => {
-      for (const key of podOwner(pod)) expectations.creationObserved(key);
-    },
-  });
+  controller.watch(pods, controllerOwnerKey<Pod>(vmiKind));
+  dependOnClusterConfig(controller, options.config, vmis);
+  trackChildExpectations(pods, vmiKind, expectations);
   return controller;
-}
-
-interface VmiSyncState {
-  expectations: Expectations;
-  ownWrites: OwnWrites;
-}
-
-class VmiSync {
-  readonly #manager: Manager;
-  readonly #options: VmiControllerOptions;
-  readonly #state: VmiSyncState;
-  readonly #clock: Clock;
-
-  constructor(manager: Manager, options: VmiControllerOptions, state: VmiSyncState) {
-    this.#manager = manager;
-    this.#options = options;
-    this.#state = state;
-    this.#clock = options.clock ?? systemClock;
-  }
-
-  async run(
-    request: ReconcileRequest,
-    vmi: Frozen<VirtualMachineInstance>,
-    owned: readonly Frozen<Pod>[],
-  ): Promise<void> {
-    const pending = phaseOf(vmi) === "Pending";
-    // Defaults and admission rules matter only before the pod exists: later phases skip the work.
-    const config = pending ? this.#options.config.current() : undefined;
-    const spec =
-      config &&
-      defaultVirtualMachineInstanceSpec(
-        mutableCopy<VirtualMachineInstanceSpec>(vmi.spec),
-        config.defaults,
-        vmi.metadata?.name,
-      );
-    const invalidSpec = spec && invalidSpecOf(vmi, spec, config.featureGates);
-    let pod: Frozen<Pod> | Pod | undefined = launcherPodOf(owned);
-    let createFailure: PodCreateError | undefined;
-    if (config && spec && !pod && !invalidSpec && !vmi.metadata?.deletionTimestamp) {
-      const created = await this.#createPod(request, vmi, spec, config.useEmulation);
-      if (created instanceof PodCreateError) createFailure = created;
-      else pod = created;
-    }
-    const podCreateFailure = createFailure && {
-      reason: createFailure.reason,
-      message: createFailure.conditionMessage,
-    };
-    const next = nextVmiState({ vmi, pod, invalidSpec, podCreateFailure, nowMs: this.#clock.now() });
-    const written = await this.#write(request, vmi, next);
-    // The VMI now says why; the create is retried with backoff, as any failed reconcile is.
-    if (createFailure) throw createFailure;
-    if (!written) return;
-    const handedToNode = Boolean(next.status?.nodeName);
-    if (isFinal(next) || (vmi.metadata?.deletionTimestamp && !handedToNode))
-      await this.#deletePods(request, vmi, owned);
-  }
-
-  async #createPod(
-    request: ReconcileRequest,
-    vmi: Frozen<VirtualMachineInstance>,
-    spec: VirtualMachineInstanceSpec,
-    useEmulation: boolean,
-  ): Promise<Pod | PodCreateError> {
-    const { expectations } = this.#state;
-    const manifest = renderLauncherPod(vmi, spec, { image: this.#options.launcherImage, useEmulation });
-    expectations.expectCreations(request.key, 1);
-    let pod: Pod;
-    try {
-      pod = await this.#manager.client.resource(podKind).create(manifest);
-    } catch (error) {
-      expectations.lower(request.key, 1, 0);
-      const failure = new PodCreateError(request.key, error);
-      this.#manager.events.warning(vmi, failure.reason, failure.eventMessage);
-      return failure;
-    }
-    request.log.info({ pod: pod.metadata?.name }, "created the launcher pod");
-    this.#manager.events.normal(
-      vmi,
-      "SuccessfulCreate",
-      `Created virtual machine pod ${pod.metadata?.name ?? ""}`,
-    );
-    return pod;
-  }
-
-  /** Writes the VMI if it changed; false when the write lost a race (the newer version's event comes). */
-  async #write(
-    request: ReconcileRequest,
-    vmi: Frozen<VirtualMachineInstance>,
-    next: VirtualMachineInstance,
-  ): Promise<boolean> {
-    if (jsonEqual(writtenPart(next), writtenPart(vmi))) return true;
-    let stored: VirtualMachineInstance;
-    try {
-      stored = await this.#manager.client.resource(vmiKind).update(next);
-    } catch (error) {
-      if (isConflict(error) || isNotFound(error)) return false;
-      throw error;
-    }
-    this.#state.ownWrites.wrote(request.key, vmi.metadata?.resourceVersion, stored.metadata?.resourceVersion);
-    const phase = phaseOf(next);
-    if (phase !== phaseOf(vmi)) {
-      request.log.info({ phase, node: next.status?.nodeName, reason: next.status?.reason }, "VMI phase");
-      if (phase === "Failed")
-        this.#manager.events.warning(vmi, next.status?.reason ?? "Failed", failureMessage(next));
-    }
-    return true;
-  }
-
-  async #deletePods(
-    request: ReconcileRequest,
-    vmi: Frozen<VirtualMachineInstance>,
-    owned: readonly Frozen<Pod>[],
-  ): Promise<void> {
-    const client = this.#manager.client.resource(podKind);
-    for (const pod of owned) {
-      if (pod.metadata?.deletionTimestamp) continue;
-      const ref = { namespace: pod.metadata?.namespace ?? "", name: pod.metadata?.name ?? "" };
-      try {
-        await client.delete(ref, { preconditions: { uid: pod.metadata?.uid ?? "" } });
-      } catch (error) {
-        if (isNotFound(error) || isConflict(error)) continue;
-        throw error;
-      }
-      request.log.info({ pod: ref.name, phase: vmi.status?.phase }, "deleted the launcher pod");
-      this.#manager.events.normal(vmi, "SuccessfulDelete", `Deleted virtual machine pod ${ref.name}`);
-    }
-  }
-}
-
-/** KubeVirt's admission rules for the VMI's spec, after its defaults; undefined when valid. */
-function invalidSpecOf(
-  vmi: Frozen<VirtualMachineInstance>,
-  spec: VirtualMachineInstanceSpec,
-  featureGates: readonly string[],
-): string | undefined {
-  const metadata = { name: vmi.metadata?.name, namespace: vmi.metadata?.namespace };
-  const causes = validateVirtualMachineInstance(
-    { apiVersion: vmi.apiVersion, kind: vmi.kind, metadata, spec },
-    { featureGates },
-  );
-  return causes.length > 0 ? describeCauses(causes) : undefined;
-}
-
-/** What virt-controller writes on a VMI (it has no status subresource: all goes in one update). */
-function writtenPart(vmi: Frozen<VirtualMachineInstance> | VirtualMachineInstance): unknown {
-  return { labels: vmi.metadata?.labels, finalizers: vmi.metadata?.finalizers, status: vmi.status };
-}
-
-function failureMessage(vmi: VirtualMachineInstance): string {
-  return vmi.status?.conditions?.find((condition) => condition.type === "Ready")?.message ?? "the VMI failed";
 }

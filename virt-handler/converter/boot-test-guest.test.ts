@@ -20,14 +20,14 @@ import {
   TEST_GUEST_BANNER,
   TEST_GUEST_PROMPT,
 } from "../../test/guest/guest-console.js";
-import { runCleanupSteps } from "../../test/libvirt/cleanup-steps.js";
-import { ConsoleTranscript, typeLine } from "../../test/libvirt/console-transcript.js";
-import { leftoversOf, removeQemuLog, removeTestDomain } from "../../test/libvirt/domain-cleanup.js";
+import { runCleanupSteps } from "../../test/libvirt/testing/cleanup-steps.js";
+import { ConsoleTranscript, typeLine } from "../../test/libvirt/testing/console-transcript.js";
+import { leftoversOf, removeQemuLog, removeTestDomain } from "../../test/libvirt/testing/domain-cleanup.js";
 import { LocalImageStore } from "../container-disk/local-image-store.js";
 import { prepareVolumes, removeVmFiles } from "../storage/prepare-volumes.js";
 import { convertVmi, domainNameOf, vmiUidFromDomain } from "./convert-vmi.js";
 import { stableMacAddress } from "./network-user-mode.js";
-import { loadExample, vmiFromVirtualMachine } from "./test-vmis.js";
+import { loadExample, vmiFromVirtualMachine } from "./testing/test-vmis.js";
 
 const URI = "qemu:///system";
 const skip = existsSync("/run/libvirt/libvirt-sock")

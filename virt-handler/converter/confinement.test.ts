@@ -7,8 +7,8 @@ import type { VirtualMachineInstanceSpec } from "../../api/index.js";
 import { domainToXml, parseXmlDocument, type XmlElement } from "../../libvirt/domain-xml/index.js";
 import { VmiConversionError } from "./conversion-error.js";
 import { convertVmi } from "./convert-vmi.js";
-import { convert, OPTIONS, refuses, spec, withDisks } from "./test-conversions.js";
-import { preparedWithoutFiles, vmiWithSpec } from "./test-vmis.js";
+import { convert, OPTIONS, refuses, spec, withDisks } from "./testing/test-conversions.js";
+import { preparedWithoutFiles, vmiWithSpec } from "./testing/test-vmis.js";
 
 const KERNEL = { image: "localhost/guest", kernelPath: "/boot/vmlinuz", initrdPath: "/boot/initrd" };
 

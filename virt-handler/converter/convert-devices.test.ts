@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { stableMacAddress } from "./network-user-mode.js";
-import { convert, type Devices, OPTIONS, refuses, spec, UID, withDisks } from "./test-conversions.js";
+import { convert, type Devices, OPTIONS, refuses, spec, UID, withDisks } from "./testing/test-conversions.js";
 
 describe("storage", () => {
   test("each bus, with target names counted per prefix, and a virtio-scsi controller for scsi", () => {

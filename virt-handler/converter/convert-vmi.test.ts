@@ -7,8 +7,8 @@ import { type DomainDefinition, domainFromXml, domainToXml } from "../../libvirt
 import type { ConversionOptions } from "./configurator.js";
 import { VmiConversionError } from "./conversion-error.js";
 import { convertVmi, domainNameOf, vmiUidFromDomain } from "./convert-vmi.js";
-import { convert, type Domain, OPTIONS, refuses, spec, UID } from "./test-conversions.js";
-import { vmiWithSpec } from "./test-vmis.js";
+import { convert, type Domain, OPTIONS, refuses, spec, UID } from "./testing/test-conversions.js";
+import { vmiWithSpec } from "./testing/test-vmis.js";
 
 describe("compute", () => {
   const cases: Array<

@@ -18,7 +18,12 @@ import {
 } from "../../api/index.js";
 import { domainToXml } from "../../libvirt/domain-xml/index.js";
 import { convertVmi, domainNameOf } from "./convert-vmi.js";
-import { loadExample, preparedWithoutFiles, vmiFromVirtualMachine, vmiWithSpec } from "./test-vmis.js";
+import {
+  loadExample,
+  preparedWithoutFiles,
+  vmiFromVirtualMachine,
+  vmiWithSpec,
+} from "./testing/test-vmis.js";
 
 const run = promisify(execFile);
 const EXAMPLES = ["vm-tiny.yaml", "vmi-ephemeral.yaml", "vm-cirros-shaped.yaml"];

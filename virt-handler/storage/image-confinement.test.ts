@@ -10,7 +10,7 @@ import { after, before, describe, test } from "node:test";
 import type { Volume } from "../../api/index.js";
 import { LocalImageStore } from "../container-disk/local-image-store.js";
 import { VmiConversionError } from "../converter/conversion-error.js";
-import { vmiWithSpec } from "../converter/test-vmis.js";
+import { vmiWithSpec } from "../converter/testing/test-vmis.js";
 import { runCommand } from "./host-commands.js";
 import { type PreparedVolumes, prepareVolumes } from "./prepare-volumes.js";
 import { type HostileImageStore, hostFileNow, makeHostileImageStore } from "./testing/hostile-image-store.js";

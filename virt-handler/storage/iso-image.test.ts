@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { LocalImageStore } from "../container-disk/local-image-store.js";
 import { VmiConversionError } from "../converter/conversion-error.js";
-import { vmiWithSpec } from "../converter/test-vmis.js";
+import { vmiWithSpec } from "../converter/testing/test-vmis.js";
 import { HostToolMissingError, runCommand } from "./host-commands.js";
 import { createIsoImage } from "./iso-image.js";
 import { prepareVolumes } from "./prepare-volumes.js";

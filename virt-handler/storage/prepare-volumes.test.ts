@@ -12,7 +12,7 @@ import type { Volume } from "../../api/index.js";
 import { ensureTestGuest, type TestGuest } from "../../test/guest/ensure-test-guest.js";
 import { LocalImageStore } from "../container-disk/local-image-store.js";
 import { VmiConversionError } from "../converter/conversion-error.js";
-import { vmiWithSpec } from "../converter/test-vmis.js";
+import { vmiWithSpec } from "../converter/testing/test-vmis.js";
 import { runCommand } from "./host-commands.js";
 import { type PreparedVolumes, prepareVolumes, removeVmFiles } from "./prepare-volumes.js";
 

@@ -1,10 +1,11 @@
-// The VMI controller of virt-handler: for one VMI key it reads the VMI (cache), its domain
+// The VMI reconciler of virt-handler (wired in vmi-controller.ts): for one VMI key it reads the VMI (cache), its domain
 // (libvirt) and its launcher pod, decides (vmi-decision.ts), acts on libvirt, and writes the VMI
 // at most once. Domains of VMIs that are gone are removed here too, so that a domain event or a
 // startup scan of libvirt is enough to clean up after a VMI deleted while nobody watched.
 import type { Logger } from "pino";
 import type { Connection } from "../../libvirt/index.js";
 import {
+  CACHE_IS_BEHIND,
   type Clock,
   type EventRecorder,
   type Frozen,
@@ -22,7 +23,7 @@ import type { Vmi } from "../kinds.js";
 import { type LauncherLookup, launcherState } from "./launcher-pod.js";
 import { cannotStart, type Decision, decide, type RunPermission } from "./vmi-decision.js";
 
-export interface VmiReconcilerOptions {
+export interface VmiReconcilerDeps {
   readonly nodeName: string;
   /** VMIs of this node (label kubevirt.io/nodeName). */
   readonly vmis: SharedInformer<Vmi>;
@@ -43,30 +44,30 @@ export interface VmiReconcilerOptions {
 }
 
 /** What one step of a reconcile leads to: look again (libvirt changed), or stop here. */
-type StepResult = { readonly again: true } | { readonly again: false; readonly result?: ReconcileResult };
+type StepResult = { readonly again: true } | { readonly again: false; readonly result: ReconcileResult };
 
 const AGAIN: StepResult = { again: true };
-const DONE: StepResult = { again: false };
+const DONE: StepResult = { again: false, result: {} };
 /** Define + start, then write: one reconcile never needs more steps than this. */
 const MAX_STEPS = 4;
 
 export class VmiReconciler {
-  readonly #options: VmiReconcilerOptions;
+  readonly #deps: VmiReconcilerDeps;
   /** When an ACPI shutdown was asked for, by VMI uid (lost on restart: the grace period starts again). */
   readonly #shutdowns = new Map<string, number>();
   readonly #writes = new OwnWrites();
 
-  constructor(options: VmiReconcilerOptions) {
-    this.#options = options;
+  constructor(deps: VmiReconcilerDeps) {
+    this.#deps = deps;
   }
 
-  readonly reconcile = async (request: ReconcileRequest): Promise<ReconcileResult | undefined> => {
+  async reconcile(request: ReconcileRequest): Promise<ReconcileResult> {
     const { key, log } = request;
-    const vmi = this.#options.vmis.get(key);
+    const vmi = this.#deps.vmis.get(key);
     if (vmi !== undefined && this.#writes.cacheIsBehind(key, vmi.metadata?.resourceVersion)) {
-      return { requeueAfterMs: 2_000 }; // normally the informer's update event comes first
+      return CACHE_IS_BEHIND;
     }
-    const domainName = this.#options.factory.domainName({
+    const domainName = this.#deps.factory.domainName({
       metadata: { name: request.name, ...(request.namespace ? { namespace: request.namespace } : {}) },
     });
     const held: { observed: ObservedDomain | undefined } = { observed: this.#observe(domainName) };
@@ -74,16 +75,16 @@ export class VmiReconciler {
       const stale = held.observed;
       if (stale !== undefined && stale.identity?.uid !== vmi?.metadata?.uid) {
         if (await this.#vmiStillExists(stale, vmi)) return { requeueAfterMs: 5_000 };
-        await this.#options.lifecycle.remove(stale, log);
+        await this.#deps.lifecycle.remove(stale, log);
         this.#shutdowns.delete(stale.identity?.uid ?? "");
         held.observed = undefined;
         stale.handle.free();
       }
       if (vmi === undefined) {
         this.#writes.forget(key);
-        return undefined;
+        return {};
       }
-      if (vmi.status?.nodeName !== this.#options.nodeName) return undefined;
+      if (vmi.status?.nodeName !== this.#deps.nodeName) return {};
       for (let step = 0; step < MAX_STEPS; step += 1) {
         const decision = decide(await this.#decisionInput(vmi, held.observed));
         const outcome = await this.#execute(decision, vmi, held.observed, request);
@@ -95,11 +96,11 @@ export class VmiReconciler {
     } finally {
       held.observed?.handle.free();
     }
-  };
+  }
 
   /** The domain called `domainName` if this node's handler defined it; others' domains are left alone. */
   #observe(domainName: string): ObservedDomain | undefined {
-    const { connection, factory, nodeName } = this.#options;
+    const { connection, factory, nodeName } = this.#deps;
     const observed = observeDomainByName(connection, domainName, factory);
     if (observed === undefined) return undefined;
     if (observed.identity !== undefined && observed.node === nodeName) return observed;
@@ -115,7 +116,7 @@ export class VmiReconciler {
     const identity = observed.identity;
     if (identity === undefined || cached !== undefined) return false;
     try {
-      const live = await this.#options.vmiClient.get({ namespace: identity.namespace, name: identity.name });
+      const live = await this.#deps.vmiClient.get({ namespace: identity.namespace, name: identity.name });
       return live.metadata?.uid === identity.uid;
     } catch (error) {
       if (error instanceof NotFoundError) return false;
@@ -129,10 +130,10 @@ export class VmiReconciler {
     return {
       vmi,
       domain: observed?.facts,
-      launcher: anchored ? await launcherState(vmi, this.#options.launcher) : ("present" as const),
-      permission: this.#options.permission(vmi),
+      launcher: anchored ? await launcherState(vmi, this.#deps.launcher) : ("present" as const),
+      permission: this.#deps.permission(vmi),
       shutdownRequestedAt: this.#shutdowns.get(vmi.metadata?.uid ?? ""),
-      now: this.#options.clock.now(),
+      now: this.#deps.clock.now(),
     };
   }
 
@@ -153,12 +154,12 @@ export class VmiReconciler {
         if (observed === undefined) return AGAIN;
         log.info({ graceMs: decision.recheckInMs }, "stopping the VMI: ACPI shutdown");
         await observed.handle.shutdown();
-        this.#shutdowns.set(uid, this.#options.clock.now());
+        this.#shutdowns.set(uid, this.#deps.clock.now());
         return { again: false, result: { requeueAfterMs: decision.recheckInMs } };
       case "destroy":
         if (observed === undefined) return AGAIN;
         log.info("stopping the VMI: destroying its domain");
-        await this.#options.lifecycle.destroy(observed.handle);
+        await this.#deps.lifecycle.destroy(observed.handle);
         return AGAIN;
       case "wait":
         return { again: false, result: { requeueAfterMs: decision.recheckInMs } };
@@ -177,7 +178,7 @@ export class VmiReconciler {
     emulation: boolean,
     request: ReconcileRequest,
   ): Promise<StepResult> {
-    const { lifecycle, events, clock, withDefaults } = this.#options;
+    const { lifecycle, events, clock, withDefaults } = this.#deps;
     try {
       if (observed === undefined) await lifecycle.defineAndStart(withDefaults(vmi), emulation, request.log);
       else await lifecycle.start(observed.handle, vmi);
@@ -208,8 +209,8 @@ export class VmiReconciler {
   ): Promise<void> {
     const uid = vmi.metadata?.uid ?? "";
     const cleanup = async (): Promise<void> => {
-      if (observed !== undefined) await this.#options.lifecycle.remove(observed, request.log);
-      else await this.#options.lifecycle.removeFiles(uid);
+      if (observed !== undefined) await this.#deps.lifecycle.remove(observed, request.log);
+      else await this.#deps.lifecycle.removeFiles(uid);
       this.#shutdowns.delete(uid);
     };
     if (decision.cleanupFirst) await cleanup();
@@ -219,7 +220,7 @@ export class VmiReconciler {
 
   async #write(key: string, before: Frozen<Vmi>, after: Vmi, log: Logger): Promise<void> {
     try {
-      const stored = await this.#options.vmiClient.update(after);
+      const stored = await this.#deps.vmiClient.update(after);
       this.#writes.wrote(key, before.metadata?.resourceVersion, stored.metadata?.resourceVersion);
       log.info({ phase: after.status?.phase, reason: after.status?.reason }, "VMI status written");
     } catch (error) {

@@ -1,4 +1,5 @@
 import {
+  CACHE_IS_BEHIND,
   type Clock,
   type EventRecorder,
   type Frozen,
@@ -71,7 +72,7 @@ export class KubeVirtReconciler {
       writes.forget(request.key);
       return {};
     }
-    if (writes.cacheIsBehind(kubevirt)) return {};
+    if (writes.cacheIsBehind(kubevirt)) return CACHE_IS_BEHIND;
     const election = electActiveKubeVirt(kubevirts.list(), identity.namespace);
     const refusal = election.refused.get(request.key);
     if (!election.active || objectKey(election.active) !== request.key) {

@@ -16,21 +16,21 @@ import { CONTROLLER_SERVICE_ACCOUNT } from "./service-accounts.js";
 
 const cluster: PolicyRule[] = [
   {
-    // vm/vm-controller.ts: the VM informer (list, watch); #switchToAlways merge-patches the spec
+    // vm/: the VM informer (list, watch); vm-reconciler.ts #switchToAlways merge-patches the spec
     // (a Start request under Halted).
     apiGroups: [KUBEVIRT_GROUP],
     resources: ["virtualmachines"],
     verbs: ["list", "watch", "patch"],
   },
   {
-    // vm/vm-controller.ts #writeStatus: updateStatus (PUT .../virtualmachines/NAME/status).
+    // vm/vm-reconciler.ts #writeStatus: updateStatus (PUT .../virtualmachines/NAME/status).
     apiGroups: [KUBEVIRT_GROUP],
     resources: ["virtualmachines/status"],
     verbs: ["update"],
   },
   {
     // The VMI informer shared by the VM and VMI controllers and the phase metrics (list, watch);
-    // vm/vm-controller.ts creates and deletes a VM's VMI; vmi/vmi-controller.ts #write updates
+    // vm/vm-reconciler.ts creates and deletes a VM's VMI; vmi/vmi-reconciler.ts #write updates
     // the whole VMI (its CRD has no status subresource).
     apiGroups: [KUBEVIRT_GROUP],
     resources: ["virtualmachineinstances"],
@@ -44,7 +44,7 @@ const cluster: PolicyRule[] = [
     verbs: ["list", "watch"],
   },
   {
-    // vmi/vmi-controller.ts: the launcher pod informer (list, watch, by label), creates a VMI's
+    // vmi/: the launcher pod informer (list, watch, by label); vmi-reconciler.ts creates a VMI's
     // launcher pod, deletes it once the VMI is final.
     apiGroups: [CORE_GROUP],
     resources: ["pods"],

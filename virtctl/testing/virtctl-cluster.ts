@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse, stringify } from "yaml";
 import { ensureFrontProxyCertificates } from "../../dev-cluster/apiserver/aggregation/front-proxy-certificates.js";
-import { localServiceManifest } from "../../test/apiserver/tls-backend.js";
+import { localServiceManifest } from "../../test/apiserver/testing/tls-backend.js";
 import { eventually } from "../../test/harness/api-server-fixture.js";
 import {
   NAMESPACE,

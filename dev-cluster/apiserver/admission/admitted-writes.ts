@@ -2,25 +2,26 @@ import type { IncomingMessage } from "node:http";
 import { ApiError, internalError } from "../api-error.js";
 import type { UserInfo } from "../auth/authenticator.js";
 import type { JsonObject } from "../json.js";
-import { type DeleteOptions, deleteObject, parseDeleteOptions } from "../objects/deletion.js";
+import { type DeleteOptions, deleteObject } from "../objects/deletion.js";
 import { nameOf, namespaceOf, uidOf } from "../objects/object-meta.js";
 import type { ObjectService, WriteOutcome } from "../objects/object-service.js";
+import type { ObjectWrites } from "../objects/object-writes.js";
+import { writeOptionsOf } from "../objects/stored-writes.js";
+import {
+  asDryRun,
+  type CreateRequest,
+  type DeleteCollectionRequest,
+  type DeleteRequest,
+  type PatchRequest,
+  type UpdateRequest,
+} from "../objects/write-request.js";
 import { groupVersion } from "../registry/resource-registry.js";
 import type { ResourceType } from "../resource-type.js";
-import { objectFilter } from "../rest/list-query.js";
-import {
-  createObject,
-  deleteCollection,
-  deleteOne,
-  parseJsonBody,
-  patchObject,
-  updateObject,
-  type WriteRequest,
-  writeOptions,
-} from "../rest/write-handlers.js";
 import { type AdmissionAttributes, isNamespaceResource } from "./admission-attributes.js";
 import type { AdmissionOperation } from "./webhook-configuration.js";
 import type { WebhookDispatcher } from "./webhook-dispatcher.js";
+
+type ObjectWrite = CreateRequest | UpdateRequest | PatchRequest;
 
 type OptionsKind = "CreateOptions" | "UpdateOptions" | "PatchOptions";
 
@@ -44,15 +45,14 @@ function storeUnlessChanged(store: () => JsonObject): JsonObject {
   }
 }
 
-/** The meta.k8s.io/v1 options object a review carries, from the request's query. */
-function operationOptions(kind: OptionsKind, write: WriteRequest, dryRun: boolean): JsonObject {
+/** The meta.k8s.io/v1 options object a review carries: what the client sent. */
+function operationOptions(kind: OptionsKind, write: ObjectWrite, dryRun: boolean): JsonObject {
   const options: JsonObject = { kind, apiVersion: "meta.k8s.io/v1" };
-  const fieldManager = write.query.get("fieldManager");
+  const { fieldManager, fieldValidation } = write.options.sent;
   if (fieldManager) options.fieldManager = fieldManager;
-  const fieldValidation = write.query.get("fieldValidation");
   if (fieldValidation) options.fieldValidation = fieldValidation;
   if (dryRun) options.dryRun = ["All"];
-  if (kind === "PatchOptions" && write.query.get("force") === "true") options.force = true;
+  if (kind === "PatchOptions" && write.verb === "patch" && write.force) options.force = true;
   return options;
 }
 
@@ -65,24 +65,16 @@ function deleteOptionsObject(options: DeleteOptions): JsonObject {
   return object;
 }
 
-function withDryRun(write: WriteRequest): WriteRequest {
-  const query = new URLSearchParams(write.query);
-  if (!query.getAll("dryRun").includes("All")) query.append("dryRun", "All");
-  return { ...write, query };
-}
-
 /** The namespace admission sees: a Namespace's own name for Namespaces, "" for other cluster-scoped objects. */
 function admissionNamespace(type: ResourceType, object: JsonObject): string {
   if (isNamespaceResource({ type })) return nameOf(object);
   return type.namespaced ? namespaceOf(object) : "";
 }
 
-function readDeleteOptions(write: WriteRequest): DeleteOptions {
-  const body = write.body.trim() === "" ? undefined : parseJsonBody(write.body);
-  return parseDeleteOptions(body, write.query);
-}
-
 export interface AdmittedWritesDeps {
+  /** The writes admitted ones go to when no webhook applies, and that compute their dry runs. */
+  inner: ObjectWrites;
+  /** Reads the objects webhooks are shown, and stores what they admitted. */
   service: ObjectService;
   dispatcher: WebhookDispatcher;
   /** Who a request acts as (set by the authentication and authorization step). */
@@ -95,74 +87,64 @@ export interface AdmittedWritesDeps {
  * computes the object to store (decoding, defaults, the patch, system metadata, managedFields,
  * validation); mutating webhooks change it, it is validated again, validating webhooks judge it,
  * and it is stored only if the stored object has not changed meanwhile (409 Conflict otherwise).
- * A write no webhook applies to takes the plain path.
+ * A write no webhook applies to goes to the inner writes unchanged.
  */
-export class AdmittedWrites {
+export class AdmittedWrites implements ObjectWrites {
   readonly #deps: AdmittedWritesDeps;
 
   constructor(deps: AdmittedWritesDeps) {
     this.#deps = deps;
   }
 
-  create(write: WriteRequest, request: IncomingMessage): Promise<WriteOutcome> {
-    return this.#write(write, request, ["CREATE"], "CreateOptions", (w) =>
-      createObject(this.#deps.service, w),
-    );
+  create(write: CreateRequest): Promise<WriteOutcome> {
+    return this.#write(write, ["CREATE"], "CreateOptions", (w) => this.#deps.inner.create(w));
   }
 
-  update(write: WriteRequest, request: IncomingMessage): Promise<WriteOutcome> {
-    return this.#write(write, request, ["UPDATE"], "UpdateOptions", (w) =>
-      updateObject(this.#deps.service, w),
-    );
+  update(write: UpdateRequest): Promise<WriteOutcome> {
+    return this.#write(write, ["UPDATE"], "UpdateOptions", (w) => this.#deps.inner.update(w));
   }
 
   /** A patch is an UPDATE, or a CREATE when server-side apply creates the object. */
-  patch(write: WriteRequest, request: IncomingMessage): Promise<WriteOutcome> {
-    return this.#write(write, request, ["UPDATE", "CREATE"], "PatchOptions", (w) =>
-      patchObject(this.#deps.service, w),
-    );
+  patch(write: PatchRequest): Promise<WriteOutcome> {
+    return this.#write(write, ["UPDATE", "CREATE"], "PatchOptions", (w) => this.#deps.inner.patch(w));
   }
 
-  async deleteOne(write: WriteRequest, request: IncomingMessage): Promise<JsonObject> {
+  async delete(write: DeleteRequest): Promise<JsonObject> {
     const { service, dispatcher } = this.#deps;
     const { type, namespace, name = "" } = write.target;
     if (!dispatcher.mayApply({ type, subresource: "", namespace }, ["DELETE"]))
-      return deleteOne(service, write);
-    const options = readDeleteOptions(write);
+      return this.#deps.inner.delete(write);
     const current = service.get(type, namespace, name);
-    await this.#admitDelete(type, current, options, request);
-    return this.#deleteAdmitted(type, current, options);
+    await this.#admitDelete(type, current, write.options, write.requester);
+    return this.#deleteAdmitted(type, current, write.options);
   }
 
   /** Each object of the collection is admitted (and deleted) on its own, as the store's DeleteCollection does. */
-  async deleteCollection(write: WriteRequest, request: IncomingMessage): Promise<JsonObject> {
+  async deleteCollection(write: DeleteCollectionRequest): Promise<JsonObject> {
     const { service, dispatcher } = this.#deps;
     const { type, namespace, namespaced } = write.target;
     if (!dispatcher.mayApply({ type, subresource: "", namespace }, ["DELETE"])) {
-      return deleteCollection(service, write);
+      return this.#deps.inner.deleteCollection(write);
     }
-    const options = readDeleteOptions(write);
-    const filter = objectFilter(type, write.query);
     const deleted: JsonObject[] = [];
-    for (const object of service.list(type, namespaced ? namespace : undefined).items.filter(filter)) {
-      await this.#admitDelete(type, object, options, request);
-      deleted.push(this.#deleteAdmitted(type, object, options));
+    for (const object of service.list(type, namespaced ? namespace : undefined).items.filter(write.filter)) {
+      await this.#admitDelete(type, object, write.options, write.requester);
+      deleted.push(this.#deleteAdmitted(type, object, write.options));
     }
     return { kind: type.listKind, apiVersion: groupVersion(type), metadata: {}, items: deleted };
   }
 
-  async #write(
-    write: WriteRequest,
-    request: IncomingMessage,
+  async #write<W extends ObjectWrite>(
+    write: W,
     operations: AdmissionOperation[],
     optionsKind: OptionsKind,
-    run: (write: WriteRequest) => WriteOutcome,
+    run: (write: W) => Promise<WriteOutcome>,
   ): Promise<WriteOutcome> {
     const { type, namespace, subresource = "" } = write.target;
     if (!this.#deps.dispatcher.mayApply({ type, subresource, namespace }, operations)) return run(write);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.#admitWrite(write, request, optionsKind, run);
+        return await this.#admitWrite(write, optionsKind, run);
       } catch (error) {
         // The object changed while the webhooks ran: start over from it, as kube-apiserver's
         // GuaranteedUpdate does. A stale resourceVersion the client sent fails the next dry run.
@@ -172,18 +154,17 @@ export class AdmittedWrites {
     }
   }
 
-  async #admitWrite(
-    write: WriteRequest,
-    request: IncomingMessage,
+  async #admitWrite<W extends ObjectWrite>(
+    write: W,
     optionsKind: OptionsKind,
-    run: (write: WriteRequest) => WriteOutcome,
+    run: (write: W) => Promise<WriteOutcome>,
   ): Promise<WriteOutcome> {
     const { service, dispatcher } = this.#deps;
     const { type, namespace, name, subresource = "" } = write.target;
-    const options = writeOptions(write);
-    // Read in the same turn as the dry run, so it is the object the dry run replaced.
+    const options = writeOptionsOf(write);
+    // Read in the same turn as the dry run (the inner writes run when called), so it is the object the dry run replaced.
     const old = name === undefined ? undefined : service.find(type, namespace, name);
-    const prepared = run(withDryRun(write));
+    const prepared = await run(asDryRun(write));
     const base = { prepared: prepared.object, old: prepared.created ? undefined : old };
     if (!prepared.created && !old) throw internalError("the object an update replaced is gone");
     const dryRun = options.dryRun === true;
@@ -201,7 +182,7 @@ export class AdmittedWrites {
         write,
         dryRun,
       ),
-      user: this.#deps.userOf(request),
+      user: this.#deps.userOf(write.requester),
     };
     const mutation = await dispatcher.mutate(attributes);
     let admitted = prepared.object;

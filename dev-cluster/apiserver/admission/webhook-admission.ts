@@ -4,19 +4,22 @@ import type { ServiceResolver } from "../aggregation/service-resolver.js";
 import type { UserInfo } from "../auth/authenticator.js";
 import { labelsOf } from "../objects/object-meta.js";
 import type { ObjectService } from "../objects/object-service.js";
+import type { ObjectWrites } from "../objects/object-writes.js";
 import { AdmittedWrites } from "./admitted-writes.js";
 import { WebhookDispatcher } from "./webhook-dispatcher.js";
 import { WebhookSource } from "./webhook-source.js";
 
 export interface WebhookAdmission {
-  /** The REST writes with the webhooks called. */
-  writes: AdmittedWrites;
+  /** The writes with the webhooks called, wrapping the ones they were made from. */
+  writes: ObjectWrites;
   stop(): void;
 }
 
-/** Admission webhooks (MutatingAdmissionWebhook, ValidatingAdmissionWebhook) for the REST writes. */
+/** Admission webhooks (MutatingAdmissionWebhook, ValidatingAdmissionWebhook) around the object writes. */
 export function createWebhookAdmission(deps: {
   service: ObjectService;
+  /** The writes that admitted ones (and those no webhook applies to) are made with. */
+  inner: ObjectWrites;
   resolver: ServiceResolver;
   log: Logger;
   userOf: (request: IncomingMessage) => UserInfo;
@@ -35,7 +38,7 @@ export function createWebhookAdmission(deps: {
     log: deps.log.child({ component: "admission-webhooks" }),
   });
   return {
-    writes: new AdmittedWrites({ service, dispatcher, userOf: deps.userOf }),
+    writes: new AdmittedWrites({ inner: deps.inner, service, dispatcher, userOf: deps.userOf }),
     stop: () => source.stop(),
   };
 }

@@ -27,7 +27,13 @@ export class GarbageCollector {
 
   constructor(service: ObjectService, log: Logger) {
     this.#service = service;
-    this.#queue = new KeyQueue((key) => this.#process(key), log.child({ controller: "garbage-collector" }));
+    this.#queue = new KeyQueue(
+      (key) => {
+        this.#process(key);
+        return {};
+      },
+      log.child({ controller: "garbage-collector" }),
+    );
     for (const resource of service.store.resources()) {
       for (const object of service.store.list(resource)) this.#observe(resource, object, false);
     }

@@ -1,18 +1,13 @@
 import type { Logger } from "pino";
-import { isJsonObject, type JsonObject } from "../json.js";
-import { deleteObject, NAMESPACE_FINALIZER } from "../objects/deletion.js";
-import { finalizersOf, isBeingDeleted, nameOf, namespaceOf } from "../objects/object-meta.js";
+import { nameOf } from "../objects/object-meta.js";
 import type { ObjectService } from "../objects/object-service.js";
-import { storageResource } from "../registry/resource-registry.js";
-import type { ObjectKey } from "../storage/object-store.js";
 import { KeyQueue } from "./key-queue.js";
-
-const NAMESPACES = "/namespaces";
+import { NAMESPACES, NamespaceReconciler } from "./namespace-reconciler.js";
 
 /**
- * Namespace deletion, in the API server's process: a namespace with a deletionTimestamp has
- * everything it holds deleted; once nothing is left its `kubernetes` finalizer is removed and
- * the namespace goes. Also creates the namespaces every cluster starts with.
+ * Namespace deletion, in the API server's process: a change to a namespace, or the deletion of
+ * anything in one, queues it for the NamespaceReconciler. Also creates the namespaces every
+ * cluster starts with.
  */
 export class NamespaceLifecycle {
   readonly #service: ObjectService;
@@ -21,8 +16,9 @@ export class NamespaceLifecycle {
 
   constructor(service: ObjectService, log: Logger) {
     this.#service = service;
+    const reconciler = new NamespaceReconciler({ service });
     this.#queue = new KeyQueue(
-      (name) => this.#reconcile(name),
+      (name) => reconciler.reconcile(name),
       log.child({ controller: "namespace-lifecycle" }),
     );
     this.#stopWatching = service.store.onChange((event) => {
@@ -50,43 +46,5 @@ export class NamespaceLifecycle {
   stop(): void {
     this.#stopWatching();
     this.#queue.stop();
-  }
-
-  #reconcile(name: string): void {
-    const key: ObjectKey = { resource: NAMESPACES, namespace: "", name };
-    const namespace = this.#service.store.get(key);
-    if (!namespace || !isBeingDeleted(namespace)) return;
-    let remaining = 0;
-    const seen = new Set<string>();
-    for (const type of this.#service.registry.all()) {
-      const resource = storageResource(type);
-      if (!type.namespaced || seen.has(resource)) continue;
-      seen.add(resource);
-      for (const object of this.#service.store.list(resource, name)) {
-        remaining++;
-        if (!isBeingDeleted(object))
-          deleteObject(this.#service, type, namespaceOf(object), nameOf(object), {});
-      }
-    }
-    if (remaining > 0) return;
-    this.#finalize(key, namespace);
-  }
-
-  /** Nothing is left: drop the `kubernetes` finalizer (spec.finalizers) and remove the namespace when no other finalizer holds it. */
-  #finalize(key: ObjectKey, namespace: JsonObject): void {
-    const spec = isJsonObject(namespace.spec) ? namespace.spec : {};
-    const specFinalizers = (Array.isArray(spec.finalizers) ? spec.finalizers : []).filter(
-      (f) => f !== NAMESPACE_FINALIZER,
-    );
-    const updated = structuredClone(namespace);
-    updated.spec = { ...spec, finalizers: specFinalizers };
-    const removable = specFinalizers.length === 0 && finalizersOf(namespace).length === 0;
-    if (!removable) {
-      if (specFinalizers.length !== (Array.isArray(spec.finalizers) ? spec.finalizers.length : 0)) {
-        this.#service.store.commit([{ type: "put", key, object: updated }]);
-      }
-      return;
-    }
-    this.#service.store.commit([{ type: "delete", key, object: updated }]);
   }
 }

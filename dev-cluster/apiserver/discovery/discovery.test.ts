@@ -7,8 +7,8 @@ import {
   aggregatedDiscoveryContentTypeFor,
   negotiateAggregatedDiscovery,
 } from "./aggregated-discovery.js";
-import { fakeResourceType } from "./fake-resource-type.js";
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from "./legacy-discovery.js";
+import { fakeResourceType } from "./testing/fake-resource-type.js";
 import { compareKubeVersions } from "./version-priority.js";
 
 const pod = fakeResourceType({

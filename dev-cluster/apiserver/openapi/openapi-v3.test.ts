@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { fakeResourceType } from "../discovery/fake-resource-type.js";
+import { fakeResourceType } from "../discovery/testing/fake-resource-type.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
 import { openApiDocument, openApiIndex } from "./openapi-v3.js";
 

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { jsonEqual } from "../../../runtime/objects/json-equality.js";
 import { ApiError } from "../api-error.js";
 import { decodeKubernetesProtobuf } from "./decode-kubernetes-protobuf.js";
-import { loadFixtures } from "./fixtures.test-helper.js";
+import { loadFixtures } from "./testing/kubectl-fixtures.js";
 
 /** mulberry32: a small seeded generator, so a failure reproduces. */
 function seededRandom(seed: number): () => number {

@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import { ApiError } from "../api-error.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
 import { decodeKubernetesProtobuf } from "./decode-kubernetes-protobuf.js";
-import { loadFixtures } from "./fixtures.test-helper.js";
+import { loadFixtures } from "./testing/kubectl-fixtures.js";
 import {
   bytesField,
   concat,
@@ -11,7 +11,7 @@ import {
   mapEntry,
   messageField,
   varintField,
-} from "./wire-writer.test-helper.js";
+} from "./testing/wire-writer.js";
 
 /**
  * kubectl prints `null` for a Go nil slice without omitempty (ClusterRole `rules: null`); the wire has no

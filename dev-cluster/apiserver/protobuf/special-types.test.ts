@@ -3,8 +3,8 @@ import { describe, test } from "node:test";
 import type { JsonValue } from "../json.js";
 import type { SpecialType } from "./message-schema.js";
 import { decodeSpecialType } from "./special-types.js";
+import { bytesField, concat, varintField } from "./testing/wire-writer.js";
 import { ProtobufDecodeError } from "./wire-reader.js";
-import { bytesField, concat, varintField } from "./wire-writer.test-helper.js";
 
 const time = (seconds: number | bigint, nanos = 0) => concat(varintField(1, seconds), varintField(2, nanos));
 

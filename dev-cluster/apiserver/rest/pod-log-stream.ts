@@ -3,9 +3,9 @@ import { ApiError, badRequest } from "../api-error.js";
 import { isJsonObject, type JsonObject } from "../json.js";
 import { meta, stringField, uidOf } from "../objects/object-meta.js";
 import type { ObjectService } from "../objects/object-service.js";
+import type { RequestTarget } from "../objects/request-target.js";
 import type { PodLogSource } from "../pod-logs.js";
 import { parsePodLogQuery } from "./pod-log-options.js";
-import type { RequestTarget } from "./request-target.js";
 
 const DEFAULT_CONTAINER_ANNOTATION = "kubectl.kubernetes.io/default-container";
 

@@ -3,7 +3,7 @@ import { badRequest, conflict } from "../api-error.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
 import { meta, stringField } from "../objects/object-meta.js";
 import type { ObjectService } from "../objects/object-service.js";
-import type { RequestTarget } from "./request-target.js";
+import type { RequestTarget } from "../objects/request-target.js";
 
 /**
  * POST pods/<name>/binding: what a scheduler calls to place a pod. Sets spec.nodeName and the

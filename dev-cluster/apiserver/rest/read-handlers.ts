@@ -1,5 +1,6 @@
 import type { JsonObject } from "../json.js";
 import type { ObjectService } from "../objects/object-service.js";
+import type { RequestTarget } from "../objects/request-target.js";
 import { groupVersion } from "../registry/resource-registry.js";
 import { buildTable } from "../table/table.js";
 import {
@@ -10,7 +11,6 @@ import {
   paginate,
   wantsTable,
 } from "./list-query.js";
-import type { RequestTarget } from "./request-target.js";
 
 export interface ReadRequest {
   target: RequestTarget;

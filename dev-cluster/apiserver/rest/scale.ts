@@ -4,9 +4,9 @@ import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
 import { meta, nameOf } from "../objects/object-meta.js";
 import type { ObjectService } from "../objects/object-service.js";
 import { applyPatch, parsePatchBody, patchTypeOf } from "../objects/patch-body.js";
+import type { RequestTarget } from "../objects/request-target.js";
 import type { ResourceType, ScaleSubresource } from "../resource-type.js";
-import type { RequestTarget } from "./request-target.js";
-import type { WriteRequest } from "./write-handlers.js";
+import type { RequestBody } from "./request-body.js";
 
 function scaleOf(target: RequestTarget): ScaleSubresource {
   const scale = target.type.scaleSubresource;
@@ -87,14 +87,14 @@ export function updateScale(service: ObjectService, target: RequestTarget, body:
 const SCALE_TYPE = { builtin: true, fieldSemantics: () => undefined } as unknown as ResourceType;
 
 /** PATCH scale (what `kubectl scale` sends): the patch applies to the Scale, whose replicas then go to the object. */
-export function patchScale(service: ObjectService, target: RequestTarget, request: WriteRequest): JsonObject {
-  const patchType = patchTypeOf(SCALE_TYPE, request.contentType);
+export function patchScale(service: ObjectService, target: RequestTarget, body: RequestBody): JsonObject {
+  const patchType = patchTypeOf(SCALE_TYPE, body.contentType);
   if (patchType === "apply") throw badRequest("server-side apply is not supported on the scale subresource");
   const patched = applyPatch(
     SCALE_TYPE,
     getScale(service, target),
     patchType,
-    parsePatchBody(patchType, request.body),
+    parsePatchBody(patchType, body.text),
   );
   return updateScale(service, target, patched);
 }

@@ -3,12 +3,12 @@ import { ApiError, badRequest } from "../api-error.js";
 import type { JsonObject } from "../json.js";
 import { meta, nameOf, namespaceOf } from "../objects/object-meta.js";
 import type { ObjectService } from "../objects/object-service.js";
+import type { RequestTarget } from "../objects/request-target.js";
 import { groupVersion, storageResource } from "../registry/resource-registry.js";
 import type { ChangeEvent } from "../storage/watch-history.js";
 import { buildTable } from "../table/table.js";
 import type { EventDecoder } from "./event-decoder.js";
 import { includeObjectPolicy, objectFilter, wantsTable } from "./list-query.js";
-import type { RequestTarget } from "./request-target.js";
 import { asApiError } from "./responses.js";
 
 export interface WatchRequest {

@@ -1,4 +1,4 @@
-import { type Frozen, wireTime } from "../../../runtime/index.js";
+import { type Frozen, findCondition, removeCondition, wireTime } from "../../../runtime/index.js";
 import type { Pod, ReplicaSet } from "../kinds.js";
 import { isPodAvailable, isPodReady } from "../pods/pod-state.js";
 
@@ -38,20 +38,21 @@ export function replicaSetStatus(
   return status;
 }
 
+/**
+ * The ReplicaFailure condition set or cleared, with runtime's condition helpers. A failure that
+ * changes its reason or message keeps lastTransitionTime: the status stays True (kube's rule).
+ * Not runtime's setCondition: a ReplicaSetCondition has no lastProbeTime, and the condition
+ * goes last, where kube's SetCondition puts it.
+ */
 function replicaFailureConditions(
   current: readonly Frozen<ReplicaSetCondition>[],
   failure: ReplicaFailure | undefined,
   nowMs: number,
 ): ReplicaSetCondition[] {
-  const others = current.filter((condition) => condition.type !== "ReplicaFailure").map((c) => ({ ...c }));
+  const others = removeCondition(current, "ReplicaFailure");
   if (!failure) return others;
-  const previous = current.find((condition) => condition.type === "ReplicaFailure");
-  if (
-    previous?.status === "True" &&
-    previous.reason === failure.reason &&
-    previous.message === failure.message
-  )
-    return [...others, { ...previous }];
+  const previous = findCondition(current, "ReplicaFailure");
+  const stillFailing = previous?.status === "True";
   return [
     ...others,
     {
@@ -59,7 +60,7 @@ function replicaFailureConditions(
       status: "True",
       reason: failure.reason,
       message: failure.message,
-      lastTransitionTime: wireTime(nowMs),
+      lastTransitionTime: (stillFailing && previous.lastTransitionTime) || wireTime(nowMs),
     },
   ];
 }

@@ -49,6 +49,7 @@ export class FakeKubelet {
       reconcile: async (request) => {
         const pod = pods.get(request.key);
         if (pod) await this.#step(request, pod);
+        return {};
       },
     });
     controller.watch(pods);

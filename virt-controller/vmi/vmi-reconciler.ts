@@ -1,0 +1,198 @@
+import {
+  defaultVirtualMachineInstanceSpec,
+  type VirtualMachineInstanceSpec,
+  validateVirtualMachineInstance,
+} from "../../api/index.js";
+import {
+  CACHE_IS_BEHIND,
+  type Clock,
+  type EventRecorder,
+  type Expectations,
+  type Frozen,
+  isConflict,
+  isNotFound,
+  jsonEqual,
+  type KubeClient,
+  mutableCopy,
+  type OwnWrites,
+  type ReconcileRequest,
+  type ReconcileResult,
+  type SharedInformer,
+} from "../../runtime/index.js";
+import type { ClusterConfig } from "../config/cluster-config.js";
+import { type Pod, podKind, type VirtualMachineInstance, vmiKind } from "../kinds.js";
+import { describeCauses } from "../vm/vmi-template.js";
+import { isFinal, phaseOf } from "../vmi-phase.js";
+import { renderLauncherPod } from "./launcher-pod.js";
+import { launcherPodOf } from "./launcher-pod-state.js";
+import { PodCreateError } from "./pod-create-failure.js";
+import { nextVmiState } from "./vmi-lifecycle.js";
+
+/** The index of the launcher pod informer that finds a VMI's pods by the VMI's uid. */
+export const LAUNCHER_PODS_BY_VMI_UID = "vmiUid";
+
+export interface VmiReconcilerDeps {
+  vmis: SharedInformer<VirtualMachineInstance>;
+  /** Launcher pods, indexed by LAUNCHER_PODS_BY_VMI_UID. */
+  pods: SharedInformer<Pod>;
+  client: KubeClient;
+  events: EventRecorder;
+  config: ClusterConfig;
+  /** The launcher pod's image (`--launcher-image`). */
+  launcherImage: string;
+  clock: Clock;
+  /** The pod creates not yet in the cache, per VMI key (fed by the controller's handlers). */
+  expectations: Expectations;
+  /** The VMI writes not yet in the cache, per VMI key. */
+  ownWrites: OwnWrites;
+}
+
+/**
+ * One reconcile of one VMI: a Pending VMI gets exactly one launcher pod and goes Scheduling;
+ * once the pod runs on a node the VMI goes Scheduled on that node, for its virt-handler. A pod
+ * that fails or vanishes before the VM runs fails the VMI; a finished VMI's pod is deleted. One
+ * VMI write per reconcile at most, and none when nothing changed.
+ */
+export class VmiReconciler {
+  readonly #deps: VmiReconcilerDeps;
+
+  constructor(deps: VmiReconcilerDeps) {
+    this.#deps = deps;
+  }
+
+  async reconcile(request: ReconcileRequest): Promise<ReconcileResult> {
+    const { vmis, pods, expectations, ownWrites, clock } = this.#deps;
+    const vmi = vmis.get(request.key);
+    if (!vmi) {
+      expectations.delete(request.key);
+      ownWrites.forget(request.key);
+      return {};
+    }
+    // Our last pod create, or our last VMI write, is not in the cache yet: its event comes.
+    if (!expectations.satisfied(request.key)) return CACHE_IS_BEHIND;
+    if (ownWrites.cacheIsBehind(request.key, vmi.metadata?.resourceVersion)) return CACHE_IS_BEHIND;
+    const owned = pods.byIndex(LAUNCHER_PODS_BY_VMI_UID, vmi.metadata?.uid ?? "");
+    const pending = phaseOf(vmi) === "Pending";
+    // Defaults and admission rules matter only before the pod exists: later phases skip the work.
+    const config = pending ? this.#deps.config.current() : undefined;
+    const spec =
+      config &&
+      defaultVirtualMachineInstanceSpec(
+        mutableCopy<VirtualMachineInstanceSpec>(vmi.spec),
+        config.defaults,
+        vmi.metadata?.name,
+      );
+    const invalidSpec = spec && invalidSpecOf(vmi, spec, config.featureGates);
+    let pod: Frozen<Pod> | Pod | undefined = launcherPodOf(owned);
+    let createFailure: PodCreateError | undefined;
+    if (config && spec && !pod && !invalidSpec && !vmi.metadata?.deletionTimestamp) {
+      const created = await this.#createPod(request, vmi, spec, config.useEmulation);
+      if (created instanceof PodCreateError) createFailure = created;
+      else pod = created;
+    }
+    const podCreateFailure = createFailure && {
+      reason: createFailure.reason,
+      message: createFailure.conditionMessage,
+    };
+    const next = nextVmiState({ vmi, pod, invalidSpec, podCreateFailure, nowMs: clock.now() });
+    const written = await this.#write(request, vmi, next);
+    // The VMI now says why; the create is retried with backoff, as any failed reconcile is.
+    if (createFailure) throw createFailure;
+    if (!written) return {};
+    const handedToNode = Boolean(next.status?.nodeName);
+    if (isFinal(next) || (vmi.metadata?.deletionTimestamp && !handedToNode))
+      await this.#deletePods(request, vmi, owned);
+    return {};
+  }
+
+  async #createPod(
+    request: ReconcileRequest,
+    vmi: Frozen<VirtualMachineInstance>,
+    spec: VirtualMachineInstanceSpec,
+    useEmulation: boolean,
+  ): Promise<Pod | PodCreateError> {
+    const { expectations, client, events, launcherImage } = this.#deps;
+    const manifest = renderLauncherPod(vmi, spec, { image: launcherImage, useEmulation });
+    expectations.expectCreations(request.key, 1);
+    let pod: Pod;
+    try {
+      pod = await client.resource(podKind).create(manifest);
+    } catch (error) {
+      expectations.lower(request.key, 1, 0);
+      const failure = new PodCreateError(request.key, error);
+      events.warning(vmi, failure.reason, failure.eventMessage);
+      return failure;
+    }
+    request.log.info({ pod: pod.metadata?.name }, "created the launcher pod");
+    events.normal(vmi, "SuccessfulCreate", `Created virtual machine pod ${pod.metadata?.name ?? ""}`);
+    return pod;
+  }
+
+  /** Writes the VMI if it changed; false when the write lost a race (the newer version's event comes). */
+  async #write(
+    request: ReconcileRequest,
+    vmi: Frozen<VirtualMachineInstance>,
+    next: VirtualMachineInstance,
+  ): Promise<boolean> {
+    const { client, events, ownWrites } = this.#deps;
+    if (jsonEqual(writtenPart(next), writtenPart(vmi))) return true;
+    let stored: VirtualMachineInstance;
+    try {
+      stored = await client.resource(vmiKind).update(next);
+    } catch (error) {
+      if (isConflict(error) || isNotFound(error)) return false;
+      throw error;
+    }
+    ownWrites.wrote(request.key, vmi.metadata?.resourceVersion, stored.metadata?.resourceVersion);
+    const phase = phaseOf(next);
+    if (phase !== phaseOf(vmi)) {
+      request.log.info({ phase, node: next.status?.nodeName, reason: next.status?.reason }, "VMI phase");
+      if (phase === "Failed") events.warning(vmi, next.status?.reason ?? "Failed", failureMessage(next));
+    }
+    return true;
+  }
+
+  async #deletePods(
+    request: ReconcileRequest,
+    vmi: Frozen<VirtualMachineInstance>,
+    owned: readonly Frozen<Pod>[],
+  ): Promise<void> {
+    const { client, events } = this.#deps;
+    const podClient = client.resource(podKind);
+    for (const pod of owned) {
+      if (pod.metadata?.deletionTimestamp) continue;
+      const ref = { namespace: pod.metadata?.namespace ?? "", name: pod.metadata?.name ?? "" };
+      try {
+        await podClient.delete(ref, { preconditions: { uid: pod.metadata?.uid ?? "" } });
+      } catch (error) {
+        if (isNotFound(error) || isConflict(error)) continue;
+        throw error;
+      }
+      request.log.info({ pod: ref.name, phase: vmi.status?.phase }, "deleted the launcher pod");
+      events.normal(vmi, "SuccessfulDelete", `Deleted virtual machine pod ${ref.name}`);
+    }
+  }
+}
+
+/** KubeVirt's admission rules for the VMI's spec, after its defaults; undefined when valid. */
+function invalidSpecOf(
+  vmi: Frozen<VirtualMachineInstance>,
+  spec: VirtualMachineInstanceSpec,
+  featureGates: readonly string[],
+): string | undefined {
+  const metadata = { name: vmi.metadata?.name, namespace: vmi.metadata?.namespace };
+  const causes = validateVirtualMachineInstance(
+    { apiVersion: vmi.apiVersion, kind: vmi.kind, metadata, spec },
+    { featureGates },
+  );
+  return causes.length > 0 ? describeCauses(causes) : undefined;
+}
+
+/** What virt-controller writes on a VMI (it has no status subresource: all goes in one update). */
+function writtenPart(vmi: Frozen<VirtualMachineInstance> | VirtualMachineInstance): unknown {
+  return { labels: vmi.metadata?.labels, finalizers: vmi.metadata?.finalizers, status: vmi.status };
+}
+
+function failureMessage(vmi: VirtualMachineInstance): string {
+  return vmi.status?.conditions?.find((condition) => condition.type === "Ready")?.message ?? "the VMI failed";
+}
