@@ -98,6 +98,10 @@ export class Installer {
   async #applyIfNeeded(pass: InstallPass, entry: StrategyEntry): Promise<void> {
     const { strategy } = pass;
     const live = this.#current(pass, entry);
+    // An object being deleted is gone for the install: applying would only update what is about
+    // to disappear (and its old replicas would read as available). Its delete event brings the
+    // CR back, and the next pass creates it anew.
+    if (live?.metadata?.deletionTimestamp) return;
     const reason = applyReason(entry.desired, live, strategy.id);
     if (!reason) return;
     const memo = this.#applied.get(entry.identity);
@@ -167,7 +171,8 @@ export class Installer {
     const missing: string[] = [];
     const workloads: Readiness[] = [];
     for (const entry of pass.entries) {
-      const live = this.#current(pass, entry);
+      const current = this.#current(pass, entry);
+      const live = current?.metadata?.deletionTimestamp ? undefined : current;
       if (!live) missing.push(describeEntry(entry));
       const readiness = live && readinessOf(entry.kind.resource.kind, live);
       if (readiness) workloads.push(readiness);

@@ -155,6 +155,43 @@ describe("virt-operator's KubeVirt reconciler: install, repair, update", () => {
     );
   });
 
+  test("a DaemonSet held while it is deleted counts as missing, is not written to, and is created anew once gone", async () => {
+    const daemonSets = cluster.client.resource(daemonSetKind);
+    const ref = { namespace: TEST_NAMESPACE, name: "test-handler" };
+    await daemonSets.mergePatch(ref, { metadata: { finalizers: ["test.kubevirt.io/hold"] } });
+    await daemonSets.delete(ref);
+    const held = await daemonSets.get(ref);
+    assert.ok(held.metadata?.deletionTimestamp, "the finalizer holds the DaemonSet while it is deleted");
+    const degraded = await eventually("the CR Degraded, naming the DaemonSet being deleted", async () => {
+      const kubevirt = await cluster.kubevirt();
+      return condition(kubevirt, "Degraded")?.status === "True" ? kubevirt : undefined;
+    });
+    assert.match(condition(degraded, "Degraded")?.message ?? "", /DaemonSet kubevirt\/test-handler/);
+    // Wake the reconciler once more with the DaemonSet still held.
+    const since = await operator.reconciles();
+    await cluster.client
+      .resource(kubeVirtKind)
+      .mergePatch(
+        { namespace: TEST_NAMESPACE, name: "kubevirt" },
+        { metadata: { annotations: { "test.kubevirt.io/nudge": "1" } } },
+      );
+    await reconciledAfter(operator, since);
+    assert.equal(
+      (await daemonSets.get(ref)).metadata?.resourceVersion,
+      held.metadata?.resourceVersion,
+      "nothing is applied to an object on its way out",
+    );
+    await daemonSets.mergePatch(ref, { metadata: { finalizers: null } });
+    await eventually("a new DaemonSet", async () => {
+      const restored = await daemonSets.get(ref).catch(() => undefined);
+      return restored && restored.metadata?.uid !== held.metadata?.uid ? restored : undefined;
+    });
+    await cluster.markWorkloadsAvailable();
+    await eventually("Available again", async () =>
+      condition(await cluster.kubevirt(), "Available")?.status === "True" ? true : undefined,
+    );
+  });
+
   test("a Deployment scaled by hand and a ClusterRole edited by hand (kubectl) are restored", async () => {
     const scaled = await cluster.api.kubectl([
       "-n",
