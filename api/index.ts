@@ -113,6 +113,7 @@ export { ANNOTATIONS, FINALIZERS, LABELS, VMI_CONDITION_TYPES, VMI_READY_REASONS
 export type { Disk } from "./vmi/disks.js";
 export { guestHostname } from "./vmi/guest-hostname.js";
 export type { Interface } from "./vmi/interfaces.js";
+export { LAUNCHER_NETWORK, launcherServedInterface } from "./vmi/launcher-network.js";
 export type { Network } from "./vmi/networks.js";
 export { type VirtualMachineInstance, VirtualMachineInstanceKind } from "./vmi/virtual-machine-instance.js";
 export {

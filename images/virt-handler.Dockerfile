@@ -22,7 +22,7 @@ FROM node:20.20.2-bookworm-slim
 # anything: without qemu-img or an ISO writer on PATH its node reports KubeVirtHostToolsMissing and
 # is unschedulable for VMs (node/host-tools.ts).
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends libvirt0 qemu-utils xorriso qemu-system-x86 \
+  && apt-get install -y --no-install-recommends libvirt0 qemu-utils xorriso qemu-system-x86 nftables iproute2 \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /opt/kubevirt-ts
 ENV NODE_ENV=production

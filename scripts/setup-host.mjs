@@ -34,6 +34,8 @@ const PACKAGES = [
   "qemu-system-x86",
   "qemu-utils", // qemu-img: virt-handler's disk overlays and empty disks
   "genisoimage", // virt-handler's cloud-init ISOs (xorriso would do too); isoinfo reads them in tests
+  "nftables", // nft: virt-handler's masquerade NAT inside a launcher pod's network namespace
+  "busybox", // udhcpd: the launcher serves its guest's DHCP answer
   "tini",
 ];
 const QEMU_CONF = "/etc/libvirt/qemu.conf";

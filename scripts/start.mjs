@@ -55,7 +55,7 @@ const node = process.execPath;
  */
 const imageMap = {
   images: {
-    "virt-launcher": { command: ["sleep", "infinity"] },
+    "virt-launcher": { command: ["/bin/sh", join(root, "images", "virt-launcher.sh")] },
     "virt-operator": { command: [node, join(root, "dist", "virt-operator", "main.js")] },
     "virt-controller": { command: [node, join(root, "dist", "virt-controller", "main.js")] },
     "virt-api": { command: [node, join(root, "dist", "virt-api", "main.js")] },

@@ -135,7 +135,7 @@ describe("virt-handler's console server with the test guest", { timeout: 180_000
             kernelArgs: guest.kernelArgs,
           },
         },
-        devices: { disks: [], interfaces: [{ name: "default", masquerade: {} }] },
+        devices: { disks: [], interfaces: [{ name: "default", bridge: {} }] },
       },
       volumes: [],
     });

@@ -97,7 +97,7 @@ describe("virt-handler on qemu:///system with the test guest", { timeout: 180_00
         },
         devices: {
           disks: [{ name: "containerdisk", disk: { bus: "virtio" } }],
-          interfaces: [{ name: "default", masquerade: {} }],
+          interfaces: [{ name: "default", bridge: {} }],
         },
       },
       volumes: [{ name: "containerdisk", containerDisk: { image: guest.image } }],

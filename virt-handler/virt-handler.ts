@@ -25,11 +25,16 @@ import { nodeKind } from "./kinds.js";
 import { libvirtAnswers, openLibvirt } from "./libvirt-connection.js";
 import { sampleRunningVmis } from "./metrics/running-vmi-samples.js";
 import { registerVmiMetrics } from "./metrics/vmi-metrics.js";
+import { libvirtdNetns } from "./network/launcher-process.js";
+import { PodNetworkSetup } from "./network/pod-network-setup.js";
+import { PodNetworks } from "./network/pod-networks.js";
 import { checkHostTools } from "./node/host-tools.js";
 import { kvmBootProbe } from "./node/kvm-boot-probe.js";
 import { detectKvm, type KvmStatus } from "./node/kvm-detection.js";
 import { NodeHeartbeat } from "./node/node-heartbeat.js";
 import { watchNodeInformers } from "./node-informers.js";
+import { runCommand } from "./storage/host-commands.js";
+import { CREATED_BY_INDEX, launcherPodFor } from "./vmi/launcher-pod.js";
 import { DEFAULT_KUBELET_PODS_DIR, KubeletPodVolumes } from "./vmi/launcher-pod-volumes.js";
 import { StartupSweep } from "./vmi/startup-sweep.js";
 import { addVmiController } from "./vmi/vmi-controller.js";
@@ -131,9 +136,16 @@ function wire(
   const informers = watchNodeInformers(manager, nodeName);
   const podsDir = options.kubeletPodsDir ?? DEFAULT_KUBELET_PODS_DIR;
   const podVolumes = new KubeletPodVolumes({ podsDir, pods: informers.pods });
+  const podNetworks = new PodNetworks({
+    setup: new PodNetworkSetup(runCommand, () => libvirtdNetns()),
+    launcherPod: (vmi) =>
+      launcherPodFor(vmi, informers.pods.byIndex(CREATED_BY_INDEX, vmi.metadata?.uid ?? "")),
+    podsDir,
+  });
   const lifecycle = new DomainLifecycle({
     ...{ connection, factory, nodeName, stateDir: options.stateDir },
     podVolumes: (vmi) => podVolumes.of(vmi),
+    podNetworks,
   });
   const controller = addVmiController(manager, {
     ...{ nodeName, informers, connection, factory, lifecycle, kvm, log },

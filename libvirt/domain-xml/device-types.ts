@@ -73,6 +73,11 @@ interface InterfaceCommon extends DeviceIdentity {
   model?: string;
   /** The host-side device (tap) name. */
   targetDev?: string;
+  /**
+   * false: the tap `targetDev` exists already and libvirt only opens it (type "ethernet",
+   * `managed="no"`); it neither creates, configures nor removes it.
+   */
+  targetManaged?: boolean;
   mtu?: number;
   linkState?: "up" | "down";
   bootOrder?: number;

@@ -77,7 +77,12 @@ function interfaceElement(nic: NetworkInterface): XmlElement {
   return xmlElement("interface", { type: nic.type }, [
     nic.mac === undefined ? undefined : xmlElement("mac", { address: nic.mac }),
     interfaceSource(nic),
-    nic.targetDev === undefined ? undefined : xmlElement("target", { dev: nic.targetDev }),
+    nic.targetDev === undefined
+      ? undefined
+      : xmlElement("target", {
+          dev: nic.targetDev,
+          managed: nic.targetManaged === undefined ? undefined : nic.targetManaged ? "yes" : "no",
+        }),
     nic.model === undefined ? undefined : xmlElement("model", { type: nic.model }),
     nic.backend && xmlElement("backend", { type: nic.backend.type, logFile: nic.backend.logFile }),
     nic.mtu === undefined ? undefined : xmlElement("mtu", { size: nic.mtu }),

@@ -158,6 +158,7 @@ function networkInterface(reader: ElementReader): NetworkInterface | undefined {
     mac: reader.child("mac")?.attribute("address"),
     model: reader.child("model")?.attribute("type"),
     targetDev: reader.child("target")?.attribute("dev"),
+    targetManaged: yesNo(reader.child("target")?.attribute("managed")),
     mtu: reader.child("mtu")?.integerAttribute("size"),
     linkState: reader.child("link")?.enumAttribute("state", ["up", "down"] as const),
     bootOrder: reader.child("boot")?.integerAttribute("order"),
@@ -321,4 +322,10 @@ export function parseDevices(reader: ElementReader | undefined): Devices {
     memballoon: memballoon(reader.child("memballoon")),
     rngs: covered(reader.children("rng"), rng),
   });
+}
+
+function yesNo(value: string | undefined): boolean | undefined {
+  if (value === "yes") return true;
+  if (value === "no") return false;
+  return undefined;
 }

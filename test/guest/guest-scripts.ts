@@ -92,6 +92,17 @@ ${cidataEcho()}
   name=$(sed -n 's/^local-hostname:[ "]*\\([^ "]*\\).*/\\1/p' /run/cidata/meta-data 2>/dev/null)
   [ -n "$name" ] && hostname "$name"
 fi
+ip link set lo up
+mkdir -p /run/www
+hostname > /run/www/index.html
+# The network, when the VM has one: DHCP for as long as the guest runs (retried until a server
+# answers, so it does not hold up the boot), and an HTTP server on port 80 that answers with the
+# guest's hostname (the one DHCP gave, once it has). Both log to /run, not to the console.
+if ip link show eth0 >/dev/null 2>&1; then
+  ip link set eth0 up
+  udhcpc -i eth0 -f -t 0 -T 2 -A 1 -s /etc/udhcpc.script >/run/udhcpc.log 2>&1 &
+fi
+httpd -p 80 -h /run/www
 root=$(awk '$2 == "/" { device = $1 } END { print device }' /proc/mounts)
 [ "$root" = rootfs ] && root=initramfs
 echo "${TEST_GUEST_STATUS_PREFIX}root=$root cidata=\${cidata:-none}"
@@ -117,6 +128,30 @@ const POWER_BUTTON_ACTION = `#!/bin/sh
 exec poweroff -f
 `;
 
+/** busybox udhcpc's hook: applies the lease (address, MTU, default route, DNS, hostname). */
+const UDHCPC_SCRIPT = `#!/bin/sh
+case "$1" in
+  deconfig)
+    ip -4 addr flush dev "$interface"
+    ip link set "$interface" up
+    ;;
+  bound|renew)
+    ip -4 addr flush dev "$interface"
+    ip addr add "$ip/\${mask:-24}" dev "$interface"
+    [ -n "$mtu" ] && ip link set "$interface" mtu "$mtu"
+    for gateway in $router; do ip route replace default via "$gateway" dev "$interface"; break; done
+    {
+      [ -n "$search" ] && echo "search $search"
+      for server in $dns; do echo "nameserver $server"; done
+    } > /etc/resolv.conf 2>/dev/null
+    [ -n "$hostname" ] && hostname "$hostname"
+    hostname > /run/www/index.html
+    echo "udhcpc: $interface $ip/\${mask:-24} router=$router hostname=$hostname"
+    ;;
+esac
+exit 0
+`;
+
 const PROFILE = `export PATH=/bin:/sbin
 export PS1='${TEST_GUEST_PROMPT}'
 `;
@@ -129,6 +164,7 @@ export function stage2Files(): GuestFile[] {
     { path: "etc/init.d/rcK", content: RC_STOP, mode: 0o755 },
     { path: "etc/acpi/PWRF/00000080", content: POWER_BUTTON_ACTION, mode: 0o755 },
     { path: "etc/profile", content: PROFILE, mode: 0o644 },
+    { path: "etc/udhcpc.script", content: UDHCPC_SCRIPT, mode: 0o755 },
     { path: "etc/passwd", content: "root:x:0:0:root:/root:/bin/sh\n", mode: 0o644 },
     { path: "etc/group", content: "root:x:0:\n", mode: 0o644 },
   ];

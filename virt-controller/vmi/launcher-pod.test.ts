@@ -87,6 +87,36 @@ describe("launcher pod volumes", () => {
     );
   });
 
+  test("a masquerade VMI's launcher gets its pod's uid and the network volume; a bridge VMI's does not", () => {
+    const spec = smallVmiSpec();
+    const vmiWith = (binding: object): VirtualMachineInstance => ({
+      apiVersion: "kubevirt.io/v1",
+      kind: "VirtualMachineInstance",
+      metadata: { name: "vm1", namespace: "tenant", uid: "0b3c9e5e-0000-4000-8000-000000000001" },
+      spec: {
+        ...spec,
+        domain: { ...spec.domain, devices: { interfaces: [{ name: "default", ...binding }] } },
+        networks: [{ name: "default", pod: {} }],
+      },
+    });
+    const render = (vmi: VirtualMachineInstance) =>
+      renderLauncherPod(vmi, defaultVirtualMachineInstanceSpec(vmi.spec, KUBEVIRT_DEFAULTS, "vm1"), {
+        image: "virt-launcher",
+        useEmulation: true,
+      });
+    const masquerade = render(vmiWith({ masquerade: {} }));
+    assert.deepEqual(compute(masquerade)?.env, [
+      { name: "KUBEVIRT_LAUNCHER_POD_UID", valueFrom: { fieldRef: { fieldPath: "metadata.uid" } } },
+    ]);
+    assert.deepEqual(masquerade.spec?.volumes, [{ name: "kubevirt-network", emptyDir: {} }]);
+    assert.deepEqual(compute(masquerade)?.volumeMounts, [
+      { name: "kubevirt-network", mountPath: "/var/run/kubevirt-network" },
+    ]);
+    const bridge = render(vmiWith({ bridge: {} }));
+    assert.equal(compute(bridge)?.env, undefined);
+    assert.equal(bridge.spec?.volumes, undefined);
+  });
+
   test("the pod is the VMI's: same namespace (its secret volumes can name only that namespace's Secrets)", () => {
     const pod = launcherPodOf([{ name: "ci", cloudInitNoCloud: { secretRef: { name: "s" } } }]);
     assert.equal(pod.metadata?.namespace, "tenant");

@@ -3,6 +3,8 @@ import {
   API_VERSION,
   guestHostname,
   LABELS,
+  LAUNCHER_NETWORK,
+  launcherServedInterface,
   type VirtualMachineInstanceSpec,
 } from "../../api/index.js";
 import type { Frozen } from "../../runtime/index.js";
@@ -40,6 +42,10 @@ export function renderLauncherPod(
 ): Pod {
   const name = vmi.metadata?.name ?? "";
   const secrets = cloudInitSecretVolumes(spec);
+  const served = launcherServedInterface(spec) !== undefined;
+  const network = launcherNetwork();
+  const mounts = [...(served ? network.volumeMounts : []), ...secrets.volumeMounts];
+  const volumes = [...(served ? network.volumes : []), ...secrets.volumes];
   return {
     apiVersion: "v1",
     kind: "Pod",
@@ -71,10 +77,11 @@ export function renderLauncherPod(
           name: LAUNCHER.container,
           image: options.image,
           resources: launcherResources(spec, options.useEmulation),
-          ...(secrets.volumeMounts.length > 0 ? { volumeMounts: secrets.volumeMounts } : {}),
+          ...(served ? { env: network.env } : {}),
+          ...(mounts.length > 0 ? { volumeMounts: mounts } : {}),
         },
       ],
-      ...(secrets.volumes.length > 0 ? { volumes: secrets.volumes } : {}),
+      ...(volumes.length > 0 ? { volumes } : {}),
       nodeSelector: { [LABELS.nodeSchedulable]: "true", ...(spec.nodeSelector ?? {}) },
       ...schedulingOf(spec),
       terminationGracePeriodSeconds: (spec.terminationGracePeriodSeconds ?? 30) + LAUNCHER.extraGraceSeconds,
@@ -99,4 +106,17 @@ function withoutNodeLabel(labels: Readonly<Record<string, string>> | undefined):
   const copy = { ...(labels ?? {}) };
   delete copy[LABELS.nodeName];
   return copy;
+}
+
+/**
+ * What a launcher that serves its guest on the pod network gets: its pod's uid, by which
+ * virt-handler finds the pod's network namespace on the node, and the volume in which virt-handler
+ * leaves the guest's DHCP answer once the pod's side is set up.
+ */
+function launcherNetwork() {
+  return {
+    env: [{ name: LAUNCHER_NETWORK.podUidEnv, valueFrom: { fieldRef: { fieldPath: "metadata.uid" } } }],
+    volumeMounts: [{ name: LAUNCHER_NETWORK.volume, mountPath: LAUNCHER_NETWORK.mountPath }],
+    volumes: [{ name: LAUNCHER_NETWORK.volume, emptyDir: {} }],
+  };
 }

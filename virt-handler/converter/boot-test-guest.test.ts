@@ -24,9 +24,11 @@ import { runCleanupSteps } from "../../test/libvirt/testing/cleanup-steps.js";
 import { ConsoleTranscript, typeLine } from "../../test/libvirt/testing/console-transcript.js";
 import { leftoversOf, removeQemuLog, removeTestDomain } from "../../test/libvirt/testing/domain-cleanup.js";
 import { LocalImageStore } from "../container-disk/local-image-store.js";
+import { stableMacAddress } from "../network/guest-mac.js";
+import { nodeTapName } from "../network/tap-name.js";
+import { runCommand } from "../storage/host-commands.js";
 import { prepareVolumes, removeVmFiles } from "../storage/prepare-volumes.js";
 import { convertVmi, domainNameOf, vmiUidFromDomain } from "./convert-vmi.js";
-import { stableMacAddress } from "./network-user-mode.js";
 import { loadExample, vmiFromVirtualMachine } from "./testing/test-vmis.js";
 
 const URI = "qemu:///system";
@@ -74,6 +76,9 @@ describe("examples/vm-tiny.yaml boots on qemu:///system through prepareVolumes a
       baseDisk = join(guest.imageDirectory, "rootfs/disk/disk.qcow2");
       baseDigest = await sha256(baseDisk);
       conn = await Connection.open(URI);
+      // virt-handler makes the masquerade interface's tap on the node before the start (network/);
+      // here there is no launcher pod to move it into, so it stays on the node, down and unused.
+      await runCommand("ip", ["tuntap", "add", "dev", nodeTapName(uid, "default"), "mode", "tap"]);
     },
     { timeout: 300_000 },
   );
@@ -86,6 +91,8 @@ describe("examples/vm-tiny.yaml boots on qemu:///system through prepareVolumes a
         "close the connection": () => conn?.close(),
         "remove the domain": () => removeTestDomain(URI, domainName),
         "remove the VM's files": () => removeVmFiles(vmDir),
+        "remove the tap": () =>
+          runCommand("ip", ["link", "del", nodeTapName(uid, "default")]).catch(() => {}),
       }),
     { timeout: 60_000 },
   );

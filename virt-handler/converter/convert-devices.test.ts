@@ -2,7 +2,8 @@
 // balloon and inputs (each conversion also survives domainToXml → domainFromXml unchanged).
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { stableMacAddress } from "./network-user-mode.js";
+import { stableMacAddress } from "../network/guest-mac.js";
+import { nodeTapName } from "../network/tap-name.js";
 import { convert, type Devices, OPTIONS, refuses, spec, UID, withDisks } from "./testing/test-conversions.js";
 
 describe("storage", () => {
@@ -116,7 +117,7 @@ describe("storage", () => {
   });
 });
 
-describe("network: the pod network as user-mode networking", () => {
+describe("network: the pod network", () => {
   function interfacesOf(
     interfaces: NonNullable<Devices["interfaces"]>,
     networks = interfaces.map((i) => ({ name: i.name, pod: {} })),
@@ -124,7 +125,7 @@ describe("network: the pod network as user-mode networking", () => {
     return convert(spec({ devices: { interfaces } }, { networks })).devices.interfaces;
   }
 
-  test("masquerade with a given MAC (normalised), bridge with a stable derived MAC, models", () => {
+  test("masquerade: a tap on the node for the launcher pod, with a given MAC (normalised); bridge: user-mode with a stable derived MAC; models", () => {
     assert.deepEqual(
       interfacesOf([
         { name: "default", masquerade: {}, macAddress: "DE-AD-BE-EF-00-01" },
@@ -133,7 +134,14 @@ describe("network: the pod network as user-mode networking", () => {
         { name: "gone", masquerade: {}, state: "absent" },
       ]),
       [
-        { type: "user", mac: "de:ad:be:ef:00:01", model: "virtio", alias: "ua-default" },
+        {
+          type: "ethernet",
+          mac: "de:ad:be:ef:00:01",
+          model: "virtio",
+          alias: "ua-default",
+          targetDev: nodeTapName(UID, "default"),
+          targetManaged: false,
+        },
         {
           type: "user",
           mac: stableMacAddress(UID, "second"),
@@ -142,10 +150,12 @@ describe("network: the pod network as user-mode networking", () => {
           bootOrder: 2,
         },
         {
-          type: "user",
+          type: "ethernet",
           mac: stableMacAddress(UID, "third"),
           model: "virtio",
           alias: "ua-third",
+          targetDev: nodeTapName(UID, "third"),
+          targetManaged: false,
           linkState: "down",
         },
       ],

@@ -14,8 +14,8 @@ import { configureInputs, configureMemBalloon, configureRng } from "./devices.js
 import { configureMetadata } from "./domain-identity.js";
 import { configureFirmware } from "./firmware.js";
 import { configureGraphics } from "./graphics.js";
-import { configurePodNetworkUserMode } from "./network-user-mode.js";
 import { configureClock, configureFeatures, configureLifecycle } from "./platform.js";
+import { configurePodNetwork } from "./pod-network.js";
 import { configureStorage } from "./storage.js";
 import { refuseUnsupported } from "./unsupported.js";
 
@@ -33,7 +33,7 @@ export const CONFIGURATORS: ReadonlyArray<readonly [concern: string, configure: 
   ["lifecycle", configureLifecycle],
   ["firmware", configureFirmware],
   ["storage", configureStorage],
-  ["network", configurePodNetworkUserMode],
+  ["network", configurePodNetwork],
   ["console", configureSerialConsole],
   ["graphics", configureGraphics],
   ["inputs", configureInputs],

@@ -1,4 +1,6 @@
 // VMI → libvirt domain definition, made of small configurators (see convert-vmi.ts).
+
+export { stableMacAddress } from "../network/guest-mac.js";
 export type { Configurator, ConversionInput, ConversionOptions, VmiIdentity } from "./configurator.js";
 export { refuseUnconfinedValues } from "./confinement.js";
 export { VmiConversionError, type VmiConversionReason } from "./conversion-error.js";
@@ -10,4 +12,3 @@ export {
   vmiUidFromDomain,
 } from "./domain-identity.js";
 export { domainUuidOf, efiFirmwareInstalled, firmwareUuidOf } from "./firmware.js";
-export { stableMacAddress } from "./network-user-mode.js";

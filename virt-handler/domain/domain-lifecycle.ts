@@ -13,6 +13,7 @@ import {
 } from "../../libvirt/index.js";
 import type { Frozen } from "../../runtime/index.js";
 import type { Vmi } from "../kinds.js";
+import type { PodNetworks } from "../network/pod-networks.js";
 import type { LauncherPodVolumes } from "../storage/index.js";
 import { withHandlerTag } from "./domain-tag.js";
 import type { ObservedDomain } from "./observed-domain.js";
@@ -27,6 +28,8 @@ export interface DomainLifecycleOptions {
   readonly stateDir: string;
   /** The launcher pod volumes of a VMI (vmi/launcher-pod-volumes.ts); none: no Secret can be read. */
   readonly podVolumes?: (vmi: Frozen<Vmi>) => LauncherPodVolumes;
+  /** The VM's side of the pod network (network/pod-networks.ts). */
+  readonly podNetworks: PodNetworks;
 }
 
 const VMI_UID = new RegExp(`^[A-Za-z0-9-]{1,${VMI_UID_LENGTH}}$`);
@@ -51,20 +54,32 @@ export class DomainLifecycle {
     const vmDir = this.vmDir(vmi.metadata?.uid ?? "");
     const podVolumes = this.#options.podVolumes?.(vmi);
     const definition = withHandlerTag(await factory.build(vmi, { vmDir, emulation, podVolumes }), nodeName);
+    await this.#options.podNetworks.beforeStart(vmi, vmDir);
     const built = performance.now();
     const domain = await connection.defineDomain(domainToXml(definition));
     const defined = performance.now();
     try {
       await this.start(domain, vmi);
+      const started = performance.now();
+      await this.#options.podNetworks.afterStart(vmi);
       const timings = {
         prepareMs: ms(built - began),
         defineMs: ms(defined - built),
-        startMs: ms(performance.now() - defined),
+        startMs: ms(started - defined),
+        networkMs: ms(performance.now() - started),
       };
       log.info({ domain: definition.name, emulation, ...timings }, "domain defined and started");
     } finally {
       domain.free();
     }
+  }
+
+  /** Finishes a running VM's pod network when a pass was cut short (virt-handler killed right after the start). */
+  async ensureNetwork(vmi: Frozen<Vmi>, log: Logger): Promise<void> {
+    const { podNetworks } = this.#options;
+    if (!(await podNetworks.needsAttach(vmi))) return;
+    await podNetworks.afterStart(vmi);
+    log.info("the VM's pod network finished");
   }
 
   /** Starts a domain that is defined but not running (paused, when the VMI's startStrategy says so). */
@@ -90,6 +105,10 @@ export class DomainLifecycle {
     const os = observed.definition?.os;
     const nvram = os?.nvram !== undefined || os?.firmware === "efi";
     await ignoreMissing(handle.undefine(nvram ? UndefineFlags.Nvram : UndefineFlags.None));
+    const taps = (observed.definition?.devices.interfaces ?? []).flatMap((nic) =>
+      nic.type === "ethernet" && nic.targetManaged === false && nic.targetDev ? [nic.targetDev] : [],
+    );
+    await this.#options.podNetworks.removeNodeTaps(taps);
     log.info({ domain: observed.name }, "domain and files removed");
   }
 

@@ -31,10 +31,11 @@ describe("checkHostTools", () => {
 
   test("a PATH with qemu-img but no ISO writer lacks exactly the ISO writer", async () => {
     const qemuImg = await executable(bin, "qemu-img");
+    const nft = await executable(bin, "nft");
     await writeFile(join(bin, "xorriso"), "#!/bin/sh\n"); // not executable: not installed
     await mkdir(join(otherBin, "genisoimage")); // a directory is not a program
     const report = await checkHostTools([bin, otherBin].join(delimiter));
-    assert.deepEqual(report.found, [qemuImg]);
+    assert.deepEqual(report.found, [qemuImg, nft]);
     assert.deepEqual(
       report.missing.map((tool) => tool.commands),
       [["xorriso", "genisoimage"]],
@@ -50,7 +51,7 @@ describe("checkHostTools", () => {
     const genisoimage = await executable(otherBin, "genisoimage");
     const report = await checkHostTools([bin, otherBin].join(delimiter));
     assert.deepEqual(report.missing, []);
-    assert.deepEqual(report.found, [join(bin, "qemu-img"), genisoimage]);
+    assert.deepEqual(report.found, [join(bin, "qemu-img"), genisoimage, join(bin, "nft")]);
   });
 
   test("an empty PATH lacks every tool", async () => {

@@ -124,7 +124,7 @@ export async function createScheduledVmi(
         resources: { requests: { memory: "64Mi" } },
         devices: {
           disks: [{ name: "rootdisk", disk: { bus: "virtio" } }],
-          interfaces: [{ name: "default", masquerade: {} }],
+          interfaces: [{ name: "default", bridge: {} }],
         },
       },
       networks: [{ name: "default", pod: {} }],

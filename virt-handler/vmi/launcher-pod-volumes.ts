@@ -9,7 +9,7 @@ import type { Frozen, SharedInformer } from "../../runtime/index.js";
 import { VmiConversionError } from "../converter/conversion-error.js";
 import type { Pod, Vmi } from "../kinds.js";
 import type { LauncherPodVolumes } from "../storage/index.js";
-import { CREATED_BY_INDEX, isTerminating } from "./launcher-pod.js";
+import { CREATED_BY_INDEX, launcherPodFor } from "./launcher-pod.js";
 
 /** The kubelet's pods directory on a node (KubeVirt's virt-handler mounts it from the host). */
 export const DEFAULT_KUBELET_PODS_DIR = "/var/lib/kubelet/pods";
@@ -63,20 +63,4 @@ export class KubeletPodVolumes {
       throw new Error(`the launcher pod ${podName} has uid "${uid}", which is not a UUID`);
     return join(this.#options.podsDir, uid, "volumes", "kubernetes.io~secret", podVolumeName);
   }
-}
-
-/**
- * The VMI's launcher pod among the pods that carry its uid in `kubevirt.io/created-by`: in the
- * VMI's namespace (anyone may label a pod, but only a pod of the VMI's namespace can hold that
- * namespace's Secrets), not terminating, and the one the VMI's status names when there are several.
- */
-export function launcherPodFor(
-  vmi: Frozen<Vmi>,
-  candidates: readonly Frozen<Pod>[],
-): Frozen<Pod> | undefined {
-  const namespace = vmi.metadata?.namespace ?? "";
-  const live = candidates.filter((pod) => pod.metadata?.namespace === namespace && !isTerminating(pod));
-  if (live.length <= 1) return live[0];
-  const active = vmi.status?.activePods ?? {};
-  return live.find((pod) => Object.hasOwn(active, pod.metadata?.uid ?? ""));
 }

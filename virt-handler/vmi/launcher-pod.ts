@@ -36,3 +36,27 @@ export async function launcherState(vmi: Frozen<Vmi>, lookup: LauncherLookup): P
   });
   return listed.items.some((pod) => !isTerminating(pod as Frozen<Pod>)) ? "present" : "gone";
 }
+
+/** The addresses of the VMI's launcher pod, as the pod cache shows them (none before it has one). */
+export function launcherPodIPs(vmi: Frozen<Vmi>, lookup: LauncherLookup): string[] {
+  const pod = launcherPodFor(vmi, lookup.pods.byIndex(CREATED_BY_INDEX, vmi.metadata?.uid ?? ""));
+  const listed = (pod?.status?.podIPs ?? []).map((entry) => entry.ip).filter((ip): ip is string => !!ip);
+  if (listed.length > 0) return listed;
+  return pod?.status?.podIP ? [pod.status.podIP] : [];
+}
+
+/**
+ * The VMI's launcher pod among the pods that carry its uid in `kubevirt.io/created-by`: in the
+ * VMI's namespace (anyone may label a pod, but only a pod of the VMI's namespace can hold that
+ * namespace's Secrets), not terminating, and the one the VMI's status names when there are several.
+ */
+export function launcherPodFor(
+  vmi: Frozen<Vmi>,
+  candidates: readonly Frozen<Pod>[],
+): Frozen<Pod> | undefined {
+  const namespace = vmi.metadata?.namespace ?? "";
+  const live = candidates.filter((pod) => pod.metadata?.namespace === namespace && !isTerminating(pod));
+  if (live.length <= 1) return live[0];
+  const active = vmi.status?.activePods ?? {};
+  return live.find((pod) => Object.hasOwn(active, pod.metadata?.uid ?? ""));
+}

@@ -33,7 +33,10 @@ function vmi(
 const running: DomainFacts = {
   state: DomainState.Running,
   reason: 1,
-  interfaces: [{ type: "user", mac: "52:54:00:aa:bb:cc", alias: "ua-default" }],
+  // The masquerade interface's tap, which lives in the launcher pod.
+  interfaces: [
+    { type: "ethernet", mac: "52:54:00:aa:bb:cc", alias: "ua-default", targetDev: "kt0123456789ab" },
+  ],
 };
 const stopped = (reason: ShutoffReason): DomainFacts => ({
   state: DomainState.Shutoff,
@@ -105,7 +108,7 @@ describe("decide: starting", () => {
   });
 
   test("a running domain of a Scheduled VMI is adopted: Running, Ready, interfaces, finalizer, in one write", () => {
-    const decision = decide(input({ vmi: vmi("Scheduled"), domain: running }));
+    const decision = decide(input({ vmi: vmi("Scheduled"), domain: running, podIPs: ["10.244.0.7"] }));
     assert.equal(decision.kind, "write");
     const after = written(decision);
     assert.equal(after.status?.phase, "Running");
@@ -120,11 +123,23 @@ describe("decide: starting", () => {
         infoSource: "domain",
         name: "default",
         mac: "52:54:00:aa:bb:cc",
-        ipAddress: "10.0.2.15",
-        ipAddresses: ["10.0.2.15"],
+        ipAddress: "10.244.0.7",
+        ipAddresses: ["10.244.0.7"],
+        podInterfaceName: "eth0",
       },
     ]);
     assert.deepEqual(after.metadata?.finalizers, ["other", HANDLER_FINALIZER]);
+  });
+
+  test("QEMU's user-mode network is reachable at no address: its interface reports none", () => {
+    const userMode: DomainFacts = {
+      ...running,
+      interfaces: [{ type: "user", mac: "52:54:00:aa:bb:cc", alias: "ua-default" }],
+    };
+    const after = written(decide(input({ vmi: vmi("Scheduled"), domain: userMode, podIPs: ["10.244.0.7"] })));
+    assert.deepEqual(after.status?.interfaces, [
+      { infoSource: "domain", name: "default", mac: "52:54:00:aa:bb:cc" },
+    ]);
   });
 });
 

@@ -24,6 +24,8 @@ export interface DecisionInput {
   /** This VMI's domain (same uid), if there is one. */
   readonly domain: DomainFacts | undefined;
   readonly launcher: LauncherState;
+  /** The launcher pod's addresses (status.podIPs): the VM's, when its interface is in the pod. */
+  readonly podIPs?: readonly string[];
   readonly permission: RunPermission;
   /** When an ACPI shutdown of the domain was asked for, if it was. */
   readonly shutdownRequestedAt: number | undefined;
@@ -63,7 +65,8 @@ export function decide(input: DecisionInput): Decision {
   if (phase !== "Scheduled" && phase !== "Running") return NONE;
   if (vmi.metadata?.deletionTimestamp || input.launcher === "gone") return decideStop(input);
   if (domain === undefined) return decideWithoutDomain(input);
-  if (isActive(domain)) return writeIfChanged(vmi, withFinalizer(vmi, runningStatus(vmi, domain, input.now)));
+  if (isActive(domain))
+    return writeIfChanged(vmi, withFinalizer(vmi, runningStatus(vmi, domain, input.now, input.podIPs)));
   if (phase === "Scheduled" && domain.reason === ShutoffReason.Unknown) {
     // Defined but never started (the handler stopped between define and start): start it now.
     return input.permission.ok ? { kind: "start", emulation: input.permission.emulation } : refuse(input);

@@ -3,7 +3,7 @@
 // at most once. Domains of VMIs that are gone are removed here too, so that a domain event or a
 // startup scan of libvirt is enough to clean up after a VMI deleted while nobody watched.
 import type { Logger } from "pino";
-import type { Connection } from "../../libvirt/index.js";
+import { type Connection, DomainState } from "../../libvirt/index.js";
 import {
   CACHE_IS_BEHIND,
   type Clock,
@@ -20,7 +20,7 @@ import type { DomainLifecycle } from "../domain/domain-lifecycle.js";
 import { type ObservedDomain, observeDomainByName } from "../domain/observed-domain.js";
 import { type VmiDomainFactory, VmiStartError } from "../domain/vmi-domain-factory.js";
 import type { Vmi } from "../kinds.js";
-import { type LauncherLookup, launcherState } from "./launcher-pod.js";
+import { type LauncherLookup, launcherPodIPs, launcherState } from "./launcher-pod.js";
 import { cannotStart, type Decision, decide, type RunPermission } from "./vmi-decision.js";
 
 export interface VmiReconcilerDeps {
@@ -85,6 +85,12 @@ export class VmiReconciler {
         return {};
       }
       if (vmi.status?.nodeName !== this.#deps.nodeName) return {};
+      // A VM that runs keeps its pod network: a start cut short (virt-handler killed right after
+      // it) left the tap on the node or the launcher without its DHCP answer.
+      const facts = held.observed?.facts;
+      if (facts !== undefined && facts.state !== DomainState.Shutoff && facts.state !== DomainState.Crashed) {
+        await this.#deps.lifecycle.ensureNetwork(vmi, log);
+      }
       for (let step = 0; step < MAX_STEPS; step += 1) {
         const decision = decide(await this.#decisionInput(vmi, held.observed));
         const outcome = await this.#execute(decision, vmi, held.observed, request);
@@ -131,6 +137,7 @@ export class VmiReconciler {
       vmi,
       domain: observed?.facts,
       launcher: anchored ? await launcherState(vmi, this.#deps.launcher) : ("present" as const),
+      podIPs: launcherPodIPs(vmi, this.#deps.launcher),
       permission: this.#deps.permission(vmi),
       shutdownRequestedAt: this.#shutdowns.get(vmi.metadata?.uid ?? ""),
       now: this.#deps.clock.now(),

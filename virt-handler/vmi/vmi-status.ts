@@ -19,6 +19,7 @@ import {
 } from "../../runtime/index.js";
 import type { DomainFacts } from "../domain/observed-domain.js";
 import type { Vmi } from "../kinds.js";
+import { POD_INTERFACE } from "../network/masquerade-plan.js";
 
 export type VmiStatus = VirtualMachineInstanceStatus;
 type InterfaceStatus = NonNullable<VmiStatus["interfaces"]>[number];
@@ -29,9 +30,6 @@ export interface FinalOutcome {
   readonly reason: string;
   readonly message: string;
 }
-
-/** QEMU's user-mode network (slirp) gives the guest this address by convention. */
-export const USER_NETWORK_GUEST_IP = "10.0.2.15";
 
 /** How a domain that is no longer running ended (libvirt's shutoff or crashed reason). */
 export function outcomeOfStoppedDomain(facts: DomainFacts): FinalOutcome {
@@ -65,7 +63,12 @@ function failed(reason: string, message: string): FinalOutcome {
 }
 
 /** The status of a VMI whose domain runs (or is paused). */
-export function runningStatus(vmi: Frozen<Vmi>, facts: DomainFacts, now: number): VmiStatus {
+export function runningStatus(
+  vmi: Frozen<Vmi>,
+  facts: DomainFacts,
+  now: number,
+  podIPs: readonly string[] = [],
+): VmiStatus {
   const status = withPhase(vmi, "Running", now);
   delete status.reason;
   const paused = facts.state === DomainState.Paused && facts.reason !== PausedReason.StartingUp;
@@ -79,7 +82,7 @@ export function runningStatus(vmi: Frozen<Vmi>, facts: DomainFacts, now: number)
   status.conditions = paused
     ? setCondition(status.conditions, pausedCondition(facts.reason), now)
     : removeCondition(status.conditions, VMI_CONDITION_TYPES.paused);
-  status.interfaces = interfaceStatuses(vmi, facts.interfaces);
+  status.interfaces = interfaceStatuses(vmi, facts.interfaces, podIPs);
   return status;
 }
 
@@ -124,12 +127,14 @@ function withPhase(vmi: Frozen<Vmi>, phase: VirtualMachineInstancePhase, now: nu
 
 /**
  * `status.interfaces` from the domain's NICs: the VMI interface each came from (by the converter's
- * user alias "ua-<name>", else by position), its MAC, and the guest's address where it is known
- * without asking the guest (QEMU's user-mode network always gives the same one).
+ * user alias "ua-<name>", else by position) and its MAC. A NIC in the launcher pod's network
+ * namespace (the tap of a masquerade interface) is reached at the pod's addresses, as KubeVirt
+ * reports them; QEMU's user-mode network is reachable at no address, so none is reported.
  */
 export function interfaceStatuses(
   vmi: Frozen<Vmi>,
   interfaces: readonly NetworkInterface[],
+  podIPs: readonly string[] = [],
 ): InterfaceStatus[] {
   const specInterfaces = vmi.spec.domain.devices.interfaces ?? [];
   return interfaces.map((nic, index) => {
@@ -137,9 +142,10 @@ export function interfaceStatuses(
     const entry: InterfaceStatus = { infoSource: "domain" };
     if (name !== undefined) entry.name = name;
     if (nic.mac !== undefined) entry.mac = nic.mac;
-    if (nic.type === "user") {
-      entry.ipAddress = USER_NETWORK_GUEST_IP;
-      entry.ipAddresses = [USER_NETWORK_GUEST_IP];
+    if (nic.type === "ethernet" && podIPs.length > 0) {
+      entry.ipAddress = podIPs[0];
+      entry.ipAddresses = [...podIPs];
+      entry.podInterfaceName = POD_INTERFACE;
     }
     return entry;
   });

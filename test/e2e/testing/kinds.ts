@@ -31,6 +31,14 @@ export interface VirtualMachineInstance extends KubeObject {
     nodeName?: string;
     conditions?: Condition[];
     phaseTransitionTimestamps?: PhaseTransition[];
+    interfaces?: {
+      name?: string;
+      mac?: string;
+      ipAddress?: string;
+      ipAddresses?: string[];
+      podInterfaceName?: string;
+      infoSource?: string;
+    }[];
   };
 }
 

@@ -12,7 +12,13 @@ interface TinyVmManifest {
     template: {
       metadata: { labels: Record<string, string> };
       spec: {
-        domain: { resources: { requests: { memory: string } }; devices: { disks: { name: string }[] } };
+        domain: {
+          resources: { requests: { memory: string } };
+          devices: {
+            disks: { name: string }[];
+            interfaces?: { name: string; ports?: { name?: string; port: number; protocol?: string }[] }[];
+          };
+        };
         terminationGracePeriodSeconds: number;
         volumes: { name: string; cloudInitNoCloud?: { userData: string } }[];
       };

@@ -1,0 +1,147 @@
+// Puts a VM's masquerade interface into its launcher pod's network namespace, KubeVirt's way, with
+// QEMU still under the node's libvirt. libvirt opens a tap by name in its own namespace, so the tap
+// is made on the node first (`prepare`), opened by QEMU when the domain starts, then moved into the
+// pod (`attach`): a tap keeps its file descriptor, and with it QEMU, across namespaces. From then on
+// the guest's frames only exist in the pod: tap0 on the bridge k6t-eth0, NAT to and from eth0, DHCP
+// from the launcher. The pod's namespace dies with the pod, and the tap with it.
+//
+// Every step looks before it acts, so a virt-handler killed anywhere in between finishes the job
+// on its next pass (level-based), and a VM that runs keeps its network while virt-handler is away.
+import { rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { LauncherNetns } from "./launcher-process.js";
+import { BRIDGE_MAC, type MasqueradePlan, POD_BRIDGE, POD_INTERFACE, POD_TAP } from "./masquerade-plan.js";
+
+/** Runs a program (no shell) and resolves with its stdout; rejects when it fails. */
+export type RunCommand = (command: string, args: readonly string[]) => Promise<string>;
+
+interface LinkInfo {
+  ifname: string;
+  mtu?: number;
+  master?: string;
+  operstate?: string;
+  flags?: string[];
+}
+
+/**
+ * Where libvirt (and so QEMU) opens taps: libvirtd's network namespace, the node's, whatever
+ * namespace virt-handler's own pod has. Found at each use, since libvirtd may restart.
+ */
+export type NodeNetns = () => Promise<string>;
+
+export class PodNetworkSetup {
+  readonly #run: RunCommand;
+  readonly #nodeNetns: NodeNetns;
+
+  constructor(run: RunCommand, nodeNetns: NodeNetns) {
+    this.#run = run;
+    this.#nodeNetns = nodeNetns;
+  }
+
+  /** The MTU of the pod's own interface, which the bridge, the tap and the guest take. */
+  async podMtu(netns: LauncherNetns): Promise<number> {
+    const eth0 = (await this.#links(netns)).find((link) => link.ifname === POD_INTERFACE);
+    if (eth0?.mtu === undefined) throw new Error(`the launcher pod has no ${POD_INTERFACE}`);
+    return eth0.mtu;
+  }
+
+  /**
+   * Before the domain starts: the pod's bridge with the VM network's gateway, forwarding and the
+   * NAT rules in the pod, and the tap on the node for libvirt to open (unless it is in the pod already).
+   */
+  async prepare(
+    netns: LauncherNetns,
+    plan: MasqueradePlan,
+    mtu: number,
+    tap: string,
+    workDir: string,
+  ): Promise<void> {
+    const links = await this.#links(netns);
+    if (!links.some((link) => link.ifname === POD_BRIDGE)) {
+      await this.#inPod(netns, "ip", ["link", "add", POD_BRIDGE, "type", "bridge"]);
+    }
+    await this.#inPod(netns, "ip", ["link", "set", POD_BRIDGE, "address", BRIDGE_MAC, "mtu", String(mtu)]);
+    const { gateway, prefixLength } = plan.network;
+    await this.#inPod(netns, "ip", ["addr", "replace", `${gateway}/${prefixLength}`, "dev", POD_BRIDGE]);
+    await this.#inPod(netns, "ip", ["link", "set", POD_BRIDGE, "up"]);
+    // Forwarding between eth0 and the bridge, and 127.0.0.1 DNATed to the guest (KubeVirt's sysctls);
+    // per namespace, so the node's own forwarding is untouched.
+    await this.#inPod(netns, "sysctl", [
+      "-q",
+      "-w",
+      "net.ipv4.ip_forward=1",
+      `net.ipv4.conf.${POD_BRIDGE}.route_localnet=1`,
+    ]);
+    const rules = join(workDir, "masquerade.nft");
+    await writeFile(rules, plan.nftScript);
+    await this.#inPod(netns, "nft", ["-f", rules]);
+    const tapInPod = links.some((link) => link.ifname === POD_TAP);
+    if (!tapInPod && !(await this.#nodeHasLink(tap))) {
+      await this.#onNode("ip", ["tuntap", "add", "dev", tap, "mode", "tap"]);
+    }
+  }
+
+  /**
+   * After QEMU opened the tap: moves it into the pod as tap0 on the bridge, then hands the
+   * launcher its DHCP configuration (the launcher starts answering once it appears).
+   */
+  async attach(
+    netns: LauncherNetns,
+    tap: string,
+    mtu: number,
+    dhcpConfig: string,
+    dhcpConfigPath: string,
+  ): Promise<void> {
+    if (await this.#nodeHasLink(tap)) {
+      await this.#onNode("ip", ["link", "set", "dev", tap, "netns", String(netns.pid)]);
+    }
+    const links = await this.#links(netns);
+    if (!links.some((link) => link.ifname === POD_TAP)) {
+      if (!links.some((link) => link.ifname === tap)) {
+        throw new Error(`the tap ${tap} is neither on the node nor in the launcher pod`);
+      }
+      await this.#inPod(netns, "ip", ["link", "set", "dev", tap, "name", POD_TAP]);
+    }
+    await this.#inPod(netns, "ip", [
+      "link",
+      "set",
+      "dev",
+      POD_TAP,
+      "master",
+      POD_BRIDGE,
+      "mtu",
+      String(mtu),
+      "up",
+    ]);
+    const temporary = `${dhcpConfigPath}.tmp`;
+    await writeFile(temporary, dhcpConfig);
+    await rename(temporary, dhcpConfigPath);
+  }
+
+  /** Removes a tap left on the node (a start that failed before it moved); gone already is fine. */
+  async removeNodeTap(tap: string): Promise<void> {
+    if (await this.#nodeHasLink(tap)) await this.#onNode("ip", ["link", "del", "dev", tap]);
+  }
+
+  /** Whether the tap still waits on the node to be moved (a pass was interrupted, or QEMU just started). */
+  async tapOnNode(tap: string): Promise<boolean> {
+    return this.#nodeHasLink(tap);
+  }
+
+  async #links(netns: LauncherNetns): Promise<LinkInfo[]> {
+    return JSON.parse(await this.#inPod(netns, "ip", ["-j", "link", "show"])) as LinkInfo[];
+  }
+
+  async #nodeHasLink(name: string): Promise<boolean> {
+    const links = JSON.parse(await this.#onNode("ip", ["-j", "link", "show"])) as LinkInfo[];
+    return links.some((link) => link.ifname === name);
+  }
+
+  async #onNode(command: string, args: readonly string[]): Promise<string> {
+    return this.#run("nsenter", [`--net=${await this.#nodeNetns()}`, "--", command, ...args]);
+  }
+
+  #inPod(netns: LauncherNetns, command: string, args: readonly string[]): Promise<string> {
+    return this.#run("nsenter", [`--net=${netns.path}`, "--", command, ...args]);
+  }
+}
