@@ -116,6 +116,7 @@ export type { Interface } from "./vmi/interfaces.js";
 export { LAUNCHER_NETWORK, launcherServedInterface } from "./vmi/launcher-network.js";
 export type { Network } from "./vmi/networks.js";
 export { type VirtualMachineInstance, VirtualMachineInstanceKind } from "./vmi/virtual-machine-instance.js";
+export { VMI_ID_LABEL, vmiIdOf } from "./vmi/vmi-id-label.js";
 export {
   EVICTION_STRATEGIES,
   type VirtualMachineInstanceSpec,

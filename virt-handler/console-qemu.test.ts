@@ -135,7 +135,8 @@ describe("virt-handler's console server with the test guest", { timeout: 180_000
             kernelArgs: guest.kernelArgs,
           },
         },
-        devices: { disks: [], interfaces: [{ name: "default", bridge: {} }] },
+        // slirp: no launcher process runs here, so there is no pod network to join.
+        devices: { disks: [], interfaces: [{ name: "default", slirp: {} }] },
       },
       volumes: [],
     });

@@ -97,7 +97,8 @@ describe("virt-handler on qemu:///system with the test guest", { timeout: 180_00
         },
         devices: {
           disks: [{ name: "containerdisk", disk: { bus: "virtio" } }],
-          interfaces: [{ name: "default", bridge: {} }],
+          // slirp: no launcher process runs in these tests, so there is no pod network to join.
+          interfaces: [{ name: "default", slirp: {} }],
         },
       },
       volumes: [{ name: "containerdisk", containerDisk: { image: guest.image } }],

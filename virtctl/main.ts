@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 /**
  * virtctl: KubeVirt's command line for VMs (start, stop, restart, pause, unpause, console, vnc,
- * version, create vm), reading the kubeconfig like kubectl. This file only wires the commands
- * together; each lives in commands/.
+ * version, create vm, expose), reading the kubeconfig like kubectl. This file only wires the
+ * commands together; each lives in commands/.
  */
 import { Command } from "commander";
 import { ApiClient } from "./api/api-client.js";
 import type { CommandDeps } from "./commands/command-deps.js";
 import { consoleCommand } from "./commands/console.js";
 import { createCommand } from "./commands/create-vm.js";
+import { exposeCommand } from "./commands/expose.js";
 import { pauseCommand, unpauseCommand } from "./commands/pause.js";
 import { restartCommand } from "./commands/restart.js";
 import { startCommand } from "./commands/start.js";
@@ -39,6 +40,7 @@ for (const command of [
   vncCommand(deps),
   versionCommand(deps),
   createCommand(deps),
+  exposeCommand(deps),
 ]) {
   program.addCommand(command);
 }

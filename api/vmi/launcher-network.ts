@@ -22,6 +22,7 @@ interface NetworkedSpec {
       readonly interfaces?: readonly {
         readonly name: string;
         readonly masquerade?: object;
+        readonly bridge?: object;
         readonly state?: string;
       }[];
     };
@@ -30,13 +31,16 @@ interface NetworkedSpec {
 
 /**
  * The name of the VMI's interface on the pod network whose guest the launcher serves (the
- * masquerade binding), or undefined: then the launcher pod needs no network volume.
+ * masquerade and bridge bindings), or undefined: then the launcher pod needs no network volume.
  */
 export function launcherServedInterface(spec: NetworkedSpec): string | undefined {
   const podNetworks = new Set(
     (spec.networks ?? []).filter((network) => network.pod !== undefined).map((network) => network.name),
   );
   return (spec.domain.devices.interfaces ?? []).find(
-    (iface) => podNetworks.has(iface.name) && iface.masquerade !== undefined && iface.state !== "absent",
+    (iface) =>
+      podNetworks.has(iface.name) &&
+      (iface.masquerade !== undefined || iface.bridge !== undefined) &&
+      iface.state !== "absent",
   )?.name;
 }

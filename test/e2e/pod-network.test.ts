@@ -39,7 +39,7 @@ function httpGet(host: string, port: number, timeoutMs = 5_000): Promise<{ body?
   });
 }
 
-describe("VMs on the pod network (masquerade)", { timeout: 300_000 }, () => {
+describe("VMs on the pod network: masquerade and bridge", { timeout: 300_000 }, () => {
   const namespace = `net-${process.pid}-${Date.now().toString(36).slice(-4)}`;
   let workDir = "";
   let stack: KubevirtStack | undefined;
@@ -144,6 +144,45 @@ describe("VMs on the pod network (masquerade)", { timeout: 300_000 }, () => {
       `printf 'GET / HTTP/1.0\\r\\n\\r\\n' | nc -w 5 ${webIP} 80 | tail -n 1`,
     );
     assert.match(out, /\nweb\r?\n/, `narrow's guest fetched web's page: ${out}`);
+  });
+
+  test("a VM that names no interface gets KubeVirt's default, bridge: the guest itself holds the pod's IP", async () => {
+    const vm = tinyVm(requireStack().repoRoot, { name: "plain", namespace });
+    const template = vm.spec.template.spec as {
+      networks?: unknown;
+      domain: { devices: { interfaces?: unknown } };
+    };
+    delete template.domain.devices.interfaces;
+    delete template.networks;
+    await kubectl.apply(JSON.stringify(vm));
+    const guest = await requireDomains().attachConsole(`${namespace}_plain`, { timeoutMs: BOOT_MS });
+    try {
+      await guest.transcript.waitFor(TEST_GUEST_BANNER, BOOT_MS);
+      const vmi = await objects.waitForVmiPhase("plain", "Running", { timeoutMs: BOOT_MS });
+      const podIP = (await launcherPod("plain")).status?.podIP ?? "";
+      const stored = (await objects.vmi("plain")) as {
+        spec?: { domain?: { devices?: { interfaces?: unknown } } };
+      };
+      assert.deepEqual(
+        stored.spec?.domain?.devices?.interfaces,
+        [{ name: "default", bridge: {} }],
+        "the defaults added KubeVirt's pod interface",
+      );
+      await pollUntil("the guest to take the pod's address by DHCP", async () =>
+        (await guestLog(guest, "ip -4 addr show dev eth0")).includes(`inet ${podIP}/`) ? true : undefined,
+      );
+      const answer = await pollUntil("the guest's HTTP server at the pod IP", async () => {
+        const got = await httpGet(podIP, 80);
+        return got.body;
+      });
+      assert.equal(answer.trim(), "plain");
+      const reported = await pollUntil("the VMI's interface with the pod's IP", async () =>
+        (await objects.vmi("plain"))?.status?.interfaces?.[0]?.ipAddress === podIP ? true : undefined,
+      );
+      assert.ok(reported && vmi.status?.nodeName);
+    } finally {
+      guest.close();
+    }
   });
 
   test("after kill -9 of virt-handler the VM keeps its address and answers throughout", async () => {

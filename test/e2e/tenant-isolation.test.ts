@@ -356,9 +356,11 @@ describe("tenant isolation: nothing a namespace editor writes reaches the node",
         ...diskVmi("vmi-forged", { name: "scratch", emptyDisk: { capacity: "1Mi" } }),
       }),
     });
+    // A node name the VMI cannot already carry: once virt-controller hands the VMI to the node, the
+    // real one is set, and kubectl would send nothing for a label it already has.
     const label = await editor.run([
-      ...["label", "vmi", "vmi-forged", "-n", tenant],
-      `kubevirt.io/nodeName=${requireStack().nodeName}`,
+      ...["label", "--overwrite", "vmi", "vmi-forged", "-n", tenant],
+      `kubevirt.io/nodeName=other-${requireStack().nodeName}`,
     ]);
     assert.notEqual(label.code, 0, label.stdout);
     assert.match(label.stderr, /reserved kubevirt\.io\/ labels on a VMI object is prohibited/);

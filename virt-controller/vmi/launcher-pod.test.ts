@@ -14,7 +14,11 @@ function launcherPodOf(volumes: Volume[]) {
     ...spec,
     domain: {
       ...spec.domain,
-      devices: { disks: volumes.map((volume) => ({ name: volume.name, disk: { bus: "virtio" } })) },
+      // No pod network: these tests look at the Secrets' volumes alone.
+      devices: {
+        disks: volumes.map((volume) => ({ name: volume.name, disk: { bus: "virtio" } })),
+        autoattachPodInterface: false,
+      },
     },
     volumes,
   };
@@ -87,7 +91,7 @@ describe("launcher pod volumes", () => {
     );
   });
 
-  test("a masquerade VMI's launcher gets its pod's uid and the network volume; a bridge VMI's does not", () => {
+  test("a masquerade or bridge VMI's launcher gets its pod's uid and the network volume; a slirp VMI's does not", () => {
     const spec = smallVmiSpec();
     const vmiWith = (binding: object): VirtualMachineInstance => ({
       apiVersion: "kubevirt.io/v1",
@@ -113,8 +117,11 @@ describe("launcher pod volumes", () => {
       { name: "kubevirt-network", mountPath: "/var/run/kubevirt-network" },
     ]);
     const bridge = render(vmiWith({ bridge: {} }));
-    assert.equal(compute(bridge)?.env, undefined);
-    assert.equal(bridge.spec?.volumes, undefined);
+    assert.deepEqual(bridge.spec?.volumes, [{ name: "kubevirt-network", emptyDir: {} }]);
+    assert.equal(compute(bridge)?.env?.[0]?.name, "KUBEVIRT_LAUNCHER_POD_UID");
+    const slirp = render(vmiWith({ slirp: {} }));
+    assert.equal(compute(slirp)?.env, undefined);
+    assert.equal(slirp.spec?.volumes, undefined);
   });
 
   test("the pod is the VMI's: same namespace (its secret volumes can name only that namespace's Secrets)", () => {
@@ -122,5 +129,34 @@ describe("launcher pod volumes", () => {
     assert.equal(pod.metadata?.namespace, "tenant");
     assert.equal(pod.metadata?.ownerReferences?.[0]?.uid, "0b3c9e5e-0000-4000-8000-000000000001");
     assert.equal(pod.spec?.automountServiceAccountToken, false);
+  });
+});
+
+describe("launcher pod's vmi.kubevirt.io/id label", () => {
+  const idLabelOf = (name: string) => {
+    const spec = smallVmiSpec();
+    const vmi: VirtualMachineInstance = {
+      apiVersion: "kubevirt.io/v1",
+      kind: "VirtualMachineInstance",
+      metadata: { name, namespace: "tenant", labels: { app: "web" } },
+      spec,
+    };
+    const pod = renderLauncherPod(vmi, defaultVirtualMachineInstanceSpec(spec, KUBEVIRT_DEFAULTS, name), {
+      image: "virt-launcher",
+      useEmulation: true,
+    });
+    return pod.metadata?.labels;
+  };
+
+  test("a short name is the id itself, beside the VMI's own labels", () => {
+    const labels = idLabelOf("vm1");
+    assert.equal(labels?.["vmi.kubevirt.io/id"], "vm1");
+    assert.equal(labels?.app, "web");
+  });
+
+  test("a name over 63 characters: its first 54, '-', and 8 hex of its SHA-1 (KubeVirt's value)", () => {
+    // `printf %s "$(printf 'x%.0s' $(seq 70))" | sha1sum` starts bbaad84b.
+    assert.equal(idLabelOf("x".repeat(70))?.["vmi.kubevirt.io/id"], `${"x".repeat(54)}-bbaad84b`);
+    assert.equal(idLabelOf("n".repeat(63))?.["vmi.kubevirt.io/id"], "n".repeat(63));
   });
 });

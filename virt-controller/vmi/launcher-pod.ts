@@ -6,6 +6,8 @@ import {
   LAUNCHER_NETWORK,
   launcherServedInterface,
   type VirtualMachineInstanceSpec,
+  VMI_ID_LABEL,
+  vmiIdOf,
 } from "../../api/index.js";
 import type { Frozen } from "../../runtime/index.js";
 import type { Pod, VirtualMachineInstance } from "../kinds.js";
@@ -58,6 +60,8 @@ export function renderLauncherPod(
         [LABELS.createdBy]: vmi.metadata?.uid ?? "",
         // KubeVirt's value: the guest's hostname, which fits a label (the name may have 253 characters).
         [LAUNCHER.vmNameLabel]: guestHostname(name, spec.hostname),
+        // What `virtctl expose vm|vmi` selects: this VMI's pod, whatever labels the VMI has.
+        [VMI_ID_LABEL]: vmiIdOf(name),
       },
       annotations: { [ANNOTATIONS.domain]: name },
       ownerReferences: [

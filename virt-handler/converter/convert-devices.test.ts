@@ -125,7 +125,7 @@ describe("network: the pod network", () => {
     return convert(spec({ devices: { interfaces } }, { networks })).devices.interfaces;
   }
 
-  test("masquerade: a tap on the node for the launcher pod, with a given MAC (normalised); bridge: user-mode with a stable derived MAC; models", () => {
+  test("masquerade and bridge: a tap on the node for the launcher pod; a given MAC (normalised), else a stable derived one; models", () => {
     assert.deepEqual(
       interfacesOf([
         { name: "default", masquerade: {}, macAddress: "DE-AD-BE-EF-00-01" },
@@ -143,10 +143,12 @@ describe("network: the pod network", () => {
           targetManaged: false,
         },
         {
-          type: "user",
+          type: "ethernet",
           mac: stableMacAddress(UID, "second"),
           model: "e1000",
           alias: "ua-second",
+          targetDev: nodeTapName(UID, "second"),
+          targetManaged: false,
           bootOrder: 2,
         },
         {
@@ -173,7 +175,14 @@ describe("network: the pod network", () => {
 
   test("the defaults' pod interface; none when autoattachPodInterface is false", () => {
     assert.deepEqual(convert(spec()).devices.interfaces, [
-      { type: "user", mac: stableMacAddress(UID, "default"), model: "virtio", alias: "ua-default" },
+      {
+        type: "ethernet",
+        mac: stableMacAddress(UID, "default"),
+        model: "virtio",
+        alias: "ua-default",
+        targetDev: nodeTapName(UID, "default"),
+        targetManaged: false,
+      },
     ]);
     assert.equal(convert(spec({ devices: { autoattachPodInterface: false } })).devices.interfaces, undefined);
   });

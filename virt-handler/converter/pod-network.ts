@@ -1,8 +1,8 @@
-// The VMI's interfaces on the pod network. masquerade lives in the launcher pod's network namespace:
-// the NIC is a tap libvirt opens by name (`type='ethernet'`, `managed='no'`), which virt-handler
-// makes on the node before the start and moves into the pod right after it (network/).
-// bridge and slirp are, for now, QEMU's user-mode networking (`<interface type='user'>`, outbound
-// only, from the node's namespace) until they join the pod too.
+// The VMI's interfaces on the pod network. masquerade and bridge live in the launcher pod's network
+// namespace: the NIC is a tap libvirt opens by name (`type='ethernet'`, `managed='no'`), which
+// virt-handler makes on the node before the start and moves into the pod right after it (network/;
+// for bridge it also sets the guest's MAC to the pod's). The deprecated slirp is QEMU's user-mode
+// networking (`<interface type='user'>`, outbound only, from the node's namespace).
 import type { Interface, Network } from "../../api/index.js";
 import type { NetworkInterface } from "../../libvirt/domain-xml/index.js";
 import { guestMacAddress } from "../network/guest-mac.js";
@@ -61,7 +61,7 @@ export const configurePodNetwork: Configurator = (domain, { spec, identity }) =>
     if (mac instanceof Error) throw new VmiConversionError("InvalidSpec", mac.message);
     const common = { mac, model: modelOf(iface), alias: `ua-${iface.name}` };
     const nic: NetworkInterface =
-      iface.masquerade !== undefined
+      iface.masquerade !== undefined || iface.bridge !== undefined
         ? {
             type: "ethernet",
             ...common,

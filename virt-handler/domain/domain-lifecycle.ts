@@ -54,14 +54,17 @@ export class DomainLifecycle {
     const vmDir = this.vmDir(vmi.metadata?.uid ?? "");
     const podVolumes = this.#options.podVolumes?.(vmi);
     const definition = withHandlerTag(await factory.build(vmi, { vmDir, emulation, podVolumes }), nodeName);
-    await this.#options.podNetworks.beforeStart(vmi, vmDir);
+    const override = await this.#options.podNetworks.beforeStart(vmi, vmDir);
+    for (const nic of definition.devices.interfaces ?? []) {
+      if (override !== undefined && nic.alias === `ua-${override.interfaceName}`) nic.mac = override.mac;
+    }
     const built = performance.now();
     const domain = await connection.defineDomain(domainToXml(definition));
     const defined = performance.now();
     try {
       await this.start(domain, vmi);
       const started = performance.now();
-      await this.#options.podNetworks.afterStart(vmi);
+      await this.#options.podNetworks.afterStart(vmi, vmDir);
       const timings = {
         prepareMs: ms(built - began),
         defineMs: ms(defined - built),
@@ -78,7 +81,7 @@ export class DomainLifecycle {
   async ensureNetwork(vmi: Frozen<Vmi>, log: Logger): Promise<void> {
     const { podNetworks } = this.#options;
     if (!(await podNetworks.needsAttach(vmi))) return;
-    await podNetworks.afterStart(vmi);
+    await podNetworks.afterStart(vmi, this.vmDir(vmi.metadata?.uid ?? ""));
     log.info("the VM's pod network finished");
   }
 

@@ -42,6 +42,8 @@ export interface MasqueradeInputs {
   /** The pod's DNS servers and search domains (its resolv.conf), for DHCP options 6 and 119. */
   dnsServers: readonly string[];
   searchDomains: readonly string[];
+  /** The interface's dhcpOptions as udhcpd lines (dhcp-options.ts). */
+  extraOptions?: readonly string[];
 }
 
 export interface MasqueradePlan {
@@ -159,10 +161,12 @@ function dhcpConfig(network: VmNetwork, inputs: MasqueradeInputs): string {
     const longest = [...inputs.searchDomains].sort((a, b) => b.length - a.length)[0] ?? "";
     lines.push(`opt domain ${longest}`, `opt search ${inputs.searchDomains.join(" ")}`);
   }
+  lines.push(...(inputs.extraOptions ?? []));
   return `${lines.join("\n")}\n`;
 }
 
-function prefixMask(prefixLength: number): string {
+/** A prefix length as a dotted netmask (DHCP option 1). */
+export function prefixMask(prefixLength: number): string {
   return formatIpv4(prefixLength === 0 ? 0 : (0xffffffff << (32 - prefixLength)) >>> 0);
 }
 

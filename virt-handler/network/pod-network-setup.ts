@@ -9,6 +9,7 @@
 // on its next pass (level-based), and a VM that runs keeps its network while virt-handler is away.
 import { rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { BRIDGE_DHCP_SERVER, POD_NIC, type PodInterfaceFacts, podNicMac } from "./bridge-plan.js";
 import type { LauncherNetns } from "./launcher-process.js";
 import { BRIDGE_MAC, type MasqueradePlan, POD_BRIDGE, POD_INTERFACE, POD_TAP } from "./masquerade-plan.js";
 
@@ -17,6 +18,7 @@ export type RunCommand = (command: string, args: readonly string[]) => Promise<s
 
 interface LinkInfo {
   ifname: string;
+  address?: string;
   mtu?: number;
   master?: string;
   operstate?: string;
@@ -75,6 +77,72 @@ export class PodNetworkSetup {
     const rules = join(workDir, "masquerade.nft");
     await writeFile(rules, plan.nftScript);
     await this.#inPod(netns, "nft", ["-f", rules]);
+    const tapInPod = links.some((link) => link.ifname === POD_TAP);
+    if (!tapInPod && !(await this.#nodeHasLink(tap))) {
+      await this.#onNode("ip", ["tuntap", "add", "dev", tap, "mode", "tap"]);
+    }
+  }
+
+  /** The pod interface's MAC, IPv4 address and routes, before the bridge binding takes them. */
+  async podInterface(netns: LauncherNetns): Promise<PodInterfaceFacts> {
+    const [link] = JSON.parse(
+      await this.#inPod(netns, "ip", ["-j", "addr", "show", "dev", POD_INTERFACE]),
+    ) as (LinkInfo & { addr_info?: { family?: string; local?: string; prefixlen?: number }[] })[];
+    const ipv4 = link?.addr_info?.find((entry) => entry.family === "inet");
+    if (!link?.address || !ipv4?.local || ipv4.prefixlen === undefined || link.mtu === undefined) {
+      throw new Error(`the launcher pod's ${POD_INTERFACE} has no IPv4 address to give its guest`);
+    }
+    const routes = JSON.parse(
+      await this.#inPod(netns, "ip", ["-j", "-4", "route", "show", "dev", POD_INTERFACE]),
+    ) as { dst?: string; gateway?: string }[];
+    const gateway = routes.find((route) => route.dst === "default")?.gateway;
+    return {
+      mac: link.address,
+      address: ipv4.local,
+      prefixLength: ipv4.prefixlen,
+      mtu: link.mtu,
+      ...(gateway ? { gateway } : {}),
+      routes: routes.flatMap((route) =>
+        route.dst && route.dst !== "default" && route.gateway
+          ? [{ destination: route.dst, gateway: route.gateway }]
+          : [],
+      ),
+    };
+  }
+
+  /**
+   * Before the domain starts, for the bridge binding: the pod's interface becomes eth0-nic (no
+   * address, a MAC of its own) on the bridge, the bridge answers no ARP (the guest does, for the
+   * pod's address it takes), and the tap waits on the node for libvirt. KubeVirt keeps the address
+   * on a dummy eth0 for the pod's own view; nothing in our launcher pod uses it (its status comes
+   * from the kubelet), and not every node's kernel has dummy devices, so the pod gives it up.
+   */
+  async prepareBridge(netns: LauncherNetns, pod: PodInterfaceFacts, tap: string): Promise<void> {
+    let links = await this.#links(netns);
+    if (!links.some((link) => link.ifname === POD_NIC)) {
+      await this.#inPod(netns, "ip", ["link", "set", POD_INTERFACE, "down"]);
+      await this.#inPod(netns, "ip", ["link", "set", POD_INTERFACE, "name", POD_NIC]);
+      await this.#inPod(netns, "ip", ["addr", "flush", "dev", POD_NIC]);
+      await this.#inPod(netns, "ip", ["link", "set", POD_NIC, "address", podNicMac(pod.mac)]);
+      links = await this.#links(netns);
+    }
+    if (!links.some((link) => link.ifname === POD_BRIDGE)) {
+      await this.#inPod(netns, "ip", ["link", "add", POD_BRIDGE, "type", "bridge"]);
+    }
+    await this.#inPod(netns, "ip", ["link", "set", POD_BRIDGE, "mtu", String(pod.mtu)]);
+    await this.#inPod(netns, "ip", ["addr", "replace", BRIDGE_DHCP_SERVER, "dev", POD_BRIDGE]);
+    await this.#inPod(netns, "sysctl", ["-q", "-w", `net.ipv4.conf.${POD_BRIDGE}.arp_ignore=1`]);
+    await this.#inPod(netns, "ip", ["link", "set", POD_BRIDGE, "up"]);
+    await this.#inPod(netns, "ip", [
+      "link",
+      "set",
+      POD_NIC,
+      "master",
+      POD_BRIDGE,
+      "mtu",
+      String(pod.mtu),
+      "up",
+    ]);
     const tapInPod = links.some((link) => link.ifname === POD_TAP);
     if (!tapInPod && !(await this.#nodeHasLink(tap))) {
       await this.#onNode("ip", ["tuntap", "add", "dev", tap, "mode", "tap"]);

@@ -1,18 +1,24 @@
 // The pod network of the VMs on this node: for a VMI whose interface on the pod network uses the
-// masquerade binding, finds its launcher pod's network namespace, plans KubeVirt's masquerade for it
-// and applies the plan around the domain's start (pod-network-setup.ts). VMIs without such an
-// interface need nothing here.
+// masquerade or the bridge binding, finds its launcher pod's network namespace, plans KubeVirt's
+// binding for it and applies the plan around the domain's start (pod-network-setup.ts). VMIs
+// without such an interface need nothing here.
 import { existsSync } from "node:fs";
+import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { guestHostname, type Interface, LAUNCHER_NETWORK, launcherServedInterface } from "../../api/index.js";
 import type { Frozen } from "../../runtime/index.js";
 import { VmiStartError } from "../domain/vmi-domain-factory.js";
 import type { Pod, Vmi } from "../kinds.js";
+import { bridgeDhcpConfig, type PodInterfaceFacts } from "./bridge-plan.js";
+import { DhcpOptionError, dhcpOptionLines } from "./dhcp-options.js";
 import { guestMacAddress } from "./guest-mac.js";
 import { findLauncherNetns, type LauncherNetns, LauncherNetnsError } from "./launcher-process.js";
 import { MasqueradePlanError, type MasqueradePort, planMasquerade } from "./masquerade-plan.js";
 import type { PodNetworkSetup } from "./pod-network-setup.js";
 import { nodeTapName } from "./tap-name.js";
+
+/** What the bridge binding took from the pod's interface, kept in the VM's directory. */
+const POD_INTERFACE_CACHE = "pod-interface.json";
 
 export interface PodNetworksOptions {
   readonly setup: PodNetworkSetup;
@@ -29,8 +35,15 @@ export class PodNetworkNotReadyError extends Error {
   override readonly name = "PodNetworkNotReadyError";
 }
 
+/** The guest's MAC on its pod interface when it is not the converter's (bridge: the pod's own). */
+export interface GuestMacOverride {
+  interfaceName: string;
+  mac: string;
+}
+
 interface Target {
   iface: Interface;
+  binding: "masquerade" | "bridge";
   netns: LauncherNetns;
   pod: Frozen<Pod>;
 }
@@ -43,28 +56,43 @@ export class PodNetworks {
   }
 
   /** Before the domain is defined and started: the pod's side, and the tap on the node. */
-  async beforeStart(vmi: Frozen<Vmi>, vmDir: string): Promise<void> {
+  async beforeStart(vmi: Frozen<Vmi>, vmDir: string): Promise<GuestMacOverride | undefined> {
     const target = await this.#target(vmi);
-    if (target === undefined) return;
+    if (target === undefined) return undefined;
     const { setup } = this.#options;
+    const tap = this.#tap(vmi, target);
+    if (target.binding === "bridge") {
+      const pod = await this.#podInterface(target, vmDir);
+      await setup.prepareBridge(target.netns, pod, tap);
+      return { interfaceName: target.iface.name, mac: this.#bridgeGuestMac(target, pod) };
+    }
     const mtu = await setup.podMtu(target.netns);
-    await setup.prepare(target.netns, this.#plan(vmi, target, mtu), mtu, this.#tap(vmi, target), vmDir);
+    await setup.prepare(target.netns, this.#masquerade(vmi, target, mtu), mtu, tap, vmDir);
+    return undefined;
   }
 
-  /** After QEMU opened the tap, and on every later look at a running VM (a pass may have been cut short). */
-  async afterStart(vmi: Frozen<Vmi>): Promise<void> {
+  /** After QEMU opened the tap, and on a later look at a running VM whose pass was cut short. */
+  async afterStart(vmi: Frozen<Vmi>, vmDir: string): Promise<void> {
     const target = await this.#target(vmi);
     if (target === undefined) return;
     const { setup } = this.#options;
+    const tap = this.#tap(vmi, target);
+    const path = this.#dhcpConfigPath(target.pod);
+    if (target.binding === "bridge") {
+      const pod = await this.#podInterface(target, vmDir);
+      const dhcp = bridgeDhcpConfig({
+        pod,
+        guestMac: this.#bridgeGuestMac(target, pod),
+        hostname: hostnameOf(vmi),
+        dnsServers: [],
+        searchDomains: [],
+        extraOptions: extraOptionsOf(target.iface),
+      });
+      await setup.attach(target.netns, tap, pod.mtu, dhcp, path);
+      return;
+    }
     const mtu = await setup.podMtu(target.netns);
-    const plan = this.#plan(vmi, target, mtu);
-    await setup.attach(
-      target.netns,
-      this.#tap(vmi, target),
-      mtu,
-      plan.dhcpConfig,
-      this.#dhcpConfigPath(target.pod),
-    );
+    await setup.attach(target.netns, tap, mtu, this.#masquerade(vmi, target, mtu).dhcpConfig, path);
   }
 
   /** After the domain is gone: its taps that never moved into the pod (the pod's ones die with it). */
@@ -77,16 +105,17 @@ export class PodNetworks {
    * launcher has no DHCP answer yet (virt-handler stopped between the start and the end of it).
    */
   async needsAttach(vmi: Frozen<Vmi>): Promise<boolean> {
-    const iface = masqueradeInterface(vmi);
-    if (iface === undefined) return false;
-    if (await this.#options.setup.tapOnNode(nodeTapName(vmi.metadata?.uid ?? "", iface.name))) return true;
+    const served = servedInterface(vmi);
+    if (served === undefined) return false;
+    if (await this.#options.setup.tapOnNode(nodeTapName(vmi.metadata?.uid ?? "", served.iface.name)))
+      return true;
     const pod = this.#options.launcherPod(vmi);
     return pod !== undefined && !existsSync(this.#dhcpConfigPath(pod));
   }
 
   async #target(vmi: Frozen<Vmi>): Promise<Target | undefined> {
-    const iface = masqueradeInterface(vmi);
-    if (iface === undefined) return undefined;
+    const served = servedInterface(vmi);
+    if (served === undefined) return undefined;
     const pod = this.#options.launcherPod(vmi);
     const podUid = pod?.metadata?.uid;
     if (pod === undefined || podUid === undefined) {
@@ -102,34 +131,54 @@ export class PodNetworks {
         `no process of launcher pod ${pod.metadata?.name ?? podUid} runs yet`,
       );
     }
-    return { iface, netns, pod };
+    return { ...served, netns, pod };
   }
 
-  #plan(vmi: Frozen<Vmi>, target: Target, mtu: number) {
+  /**
+   * The pod interface as it was before the bridge binding took it: read once and kept in the VM's
+   * directory, since afterwards the pod no longer has it on eth0 (a restarted virt-handler reads it back).
+   */
+  async #podInterface(target: Target, vmDir: string): Promise<PodInterfaceFacts> {
+    const cache = join(vmDir, POD_INTERFACE_CACHE);
+    const cached = await readFile(cache, "utf8").catch(() => undefined);
+    if (cached !== undefined) return JSON.parse(cached) as PodInterfaceFacts;
+    const facts = await this.#options.setup.podInterface(target.netns);
+    await writeFile(`${cache}.tmp`, JSON.stringify(facts));
+    await rename(`${cache}.tmp`, cache);
+    return facts;
+  }
+
+  /** KubeVirt's rule: the guest takes the pod interface's MAC unless the interface names one. */
+  #bridgeGuestMac(target: Target, pod: PodInterfaceFacts): string {
+    if (target.iface.macAddress === undefined) return pod.mac;
+    const mac = guestMacAddress(target.iface, "");
+    if (mac instanceof Error) throw new VmiStartError("InvalidSpec", mac.message);
+    return mac;
+  }
+
+  #masquerade(vmi: Frozen<Vmi>, target: Target, mtu: number) {
     const mac = guestMacAddress(target.iface, vmi.metadata?.uid ?? "");
     if (mac instanceof Error) throw new VmiStartError("InvalidSpec", mac.message);
     const network = vmi.spec.networks?.find((candidate) => candidate.name === target.iface.name);
+    const vmNetworkCidr = network?.pod?.vmNetworkCIDR;
     try {
-      return this.#planOf(vmi, target, mac, mtu, network?.pod?.vmNetworkCIDR);
+      return planMasquerade({
+        interfaceName: target.iface.name,
+        guestMac: mac,
+        ports: portsOf(target.iface),
+        ...(vmNetworkCidr ? { vmNetworkCidr } : {}),
+        mtu,
+        hostname: hostnameOf(vmi),
+        // The dev cluster has no cluster DNS yet: no servers are offered rather than the node's own.
+        dnsServers: [],
+        searchDomains: [],
+        extraOptions: extraOptionsOf(target.iface),
+      });
     } catch (error) {
       if (error instanceof MasqueradePlanError)
         throw new VmiStartError(error.reason, error.message, { cause: error });
       throw error;
     }
-  }
-
-  #planOf(vmi: Frozen<Vmi>, target: Target, mac: string, mtu: number, vmNetworkCidr: string | undefined) {
-    return planMasquerade({
-      interfaceName: target.iface.name,
-      guestMac: mac,
-      ports: portsOf(target.iface),
-      ...(vmNetworkCidr ? { vmNetworkCidr } : {}),
-      mtu,
-      hostname: guestHostname(vmi.metadata?.name ?? "", vmi.spec.hostname),
-      // The dev cluster has no cluster DNS yet: no servers are offered rather than the node's own.
-      dnsServers: [],
-      searchDomains: [],
-    });
   }
 
   #tap(vmi: Frozen<Vmi>, target: Target): string {
@@ -157,10 +206,31 @@ export class PodNetworks {
   }
 }
 
-/** The VMI's interface on the pod network, when its binding is masquerade. */
-export function masqueradeInterface(vmi: Frozen<Vmi>): Interface | undefined {
+/** The VMI's interface on the pod network that joins the launcher pod, with its binding. */
+function servedInterface(
+  vmi: Frozen<Vmi>,
+): { iface: Interface; binding: "masquerade" | "bridge" } | undefined {
   const name = launcherServedInterface(vmi.spec);
-  return vmi.spec.domain.devices.interfaces?.find((iface) => iface.name === name) as Interface | undefined;
+  const iface = vmi.spec.domain.devices.interfaces?.find((candidate) => candidate.name === name) as
+    | Interface
+    | undefined;
+  if (iface === undefined) return undefined;
+  return { iface, binding: iface.masquerade !== undefined ? "masquerade" : "bridge" };
+}
+
+/** The interface's dhcpOptions; a value udhcpd cannot carry fails the VMI's start, with its reason. */
+function extraOptionsOf(iface: Interface): string[] {
+  try {
+    return dhcpOptionLines(iface);
+  } catch (error) {
+    if (error instanceof DhcpOptionError)
+      throw new VmiStartError(error.reason, error.message, { cause: error });
+    throw error;
+  }
+}
+
+function hostnameOf(vmi: Frozen<Vmi>): string {
+  return guestHostname(vmi.metadata?.name ?? "", vmi.spec.hostname);
 }
 
 function portsOf(iface: Interface): MasqueradePort[] {

@@ -124,7 +124,8 @@ export async function createScheduledVmi(
         resources: { requests: { memory: "64Mi" } },
         devices: {
           disks: [{ name: "rootdisk", disk: { bus: "virtio" } }],
-          interfaces: [{ name: "default", bridge: {} }],
+          // slirp: no launcher process runs in these tests, so there is no pod network to join.
+          interfaces: [{ name: "default", slirp: {} }],
         },
       },
       networks: [{ name: "default", pod: {} }],

@@ -1,13 +1,17 @@
-/** The API paths virtctl uses: KubeVirt's objects, their subresources, and namespaces. */
+/** The API paths virtctl uses: KubeVirt's objects, their subresources, namespaces and Services. */
 
 export const SUBRESOURCE_GROUP_VERSION = "/apis/subresources.kubevirt.io/v1";
 
-export type KubeVirtResource = "virtualmachines" | "virtualmachineinstances";
+export type KubeVirtResource =
+  | "virtualmachines"
+  | "virtualmachineinstances"
+  | "virtualmachineinstancereplicasets";
 
 /** The singular names the API server's messages use (`virtualmachine "x" not found`). */
 export const SINGULAR: Readonly<Record<KubeVirtResource, string>> = {
   virtualmachines: "virtualmachine",
   virtualmachineinstances: "virtualmachineinstance",
+  virtualmachineinstancereplicasets: "virtualmachineinstancereplicaset",
 };
 
 const segment = encodeURIComponent;
@@ -27,4 +31,8 @@ export function subresourcePath(
 
 export function namespacePath(namespace: string): string {
   return `/api/v1/namespaces/${segment(namespace)}`;
+}
+
+export function servicesPath(namespace: string): string {
+  return `${namespacePath(namespace)}/services`;
 }
