@@ -115,6 +115,7 @@ export { guestHostname } from "./vmi/guest-hostname.js";
 export type { Interface } from "./vmi/interfaces.js";
 export { LAUNCHER_NETWORK, launcherServedInterface } from "./vmi/launcher-network.js";
 export type { Network } from "./vmi/networks.js";
+export type { Probe } from "./vmi/probe.js";
 export { type VirtualMachineInstance, VirtualMachineInstanceKind } from "./vmi/virtual-machine-instance.js";
 export { VMI_ID_LABEL, vmiIdOf } from "./vmi/vmi-id-label.js";
 export {

@@ -100,9 +100,10 @@ function validateBootOrders(field: string, spec: VirtualMachineInstanceSpec): Ca
 }
 
 function validateProbes(field: string, spec: VirtualMachineInstanceSpec): Cause[] {
+  const podNetwork = hasPodNetwork(spec);
   const causes = [
-    ...validateProbe(child(field, "readinessProbe"), spec.readinessProbe),
-    ...validateProbe(child(field, "livenessProbe"), spec.livenessProbe),
+    ...validateProbe(child(field, "readinessProbe"), spec.readinessProbe, podNetwork),
+    ...validateProbe(child(field, "livenessProbe"), spec.livenessProbe, podNetwork),
   ];
   if (spec.startStrategy === "Paused" && spec.livenessProbe !== undefined) {
     causes.push(
@@ -115,7 +116,16 @@ function validateProbes(field: string, spec: VirtualMachineInstanceSpec): Cause[
   return causes;
 }
 
-function validateProbe(field: string, probe: Probe | undefined): Cause[] {
+/** A pod network interface the VMI has or will get from the defaults (autoattachPodInterface). */
+function hasPodNetwork(spec: VirtualMachineInstanceSpec): boolean {
+  const networks = spec.networks ?? [];
+  if (networks.length === 0 && (spec.domain.devices.interfaces ?? []).length === 0) {
+    return spec.domain.devices.autoattachPodInterface !== false;
+  }
+  return networks.some((network) => network.pod !== undefined);
+}
+
+function validateProbe(field: string, probe: Probe | undefined, podNetwork: boolean): Cause[] {
   if (probe === undefined) return [];
   const handlers = [probe.exec, probe.httpGet, probe.tcpSocket, probe.guestAgentPing].filter(
     (handler) => handler !== undefined,
@@ -126,6 +136,28 @@ function validateProbe(field: string, probe: Probe | undefined): Cause[] {
   if (handlers.length === 0)
     return [invalid(field, `either ${names} must be set if a ${field} is specified`)];
   if (handlers.length > 1) return [invalid(field, `${field} must have exactly one probe type set`)];
+  // httpGet and tcpSocket reach the guest at its pod's address (the node runs them, as the kubelet
+  // does); exec and guestAgentPing run inside the guest through its agent, which is not used yet.
+  for (const inGuest of ["exec", "guestAgentPing"] as const) {
+    if (probe[inGuest] !== undefined) {
+      return [
+        invalid(
+          child(field, inGuest),
+          `${child(field, inGuest)} is not supported yet: it runs in the guest through the QEMU guest agent; use httpGet or tcpSocket`,
+        ),
+      ];
+    }
+  }
+  for (const onNetwork of ["httpGet", "tcpSocket"] as const) {
+    if (probe[onNetwork] !== undefined && !podNetwork) {
+      return [
+        invalid(
+          child(field, onNetwork),
+          `${child(field, onNetwork)} is only allowed if the Pod Network is attached`,
+        ),
+      ];
+    }
+  }
   return [];
 }
 

@@ -185,6 +185,73 @@ describe("VMs on the pod network: masquerade and bridge", { timeout: 300_000 }, 
     }
   });
 
+  test("probes: readiness drives the VMI's Ready and the Service's endpoints; a liveness failure restarts the VM", async () => {
+    const vm = tinyVm(requireStack().repoRoot, { name: "probed", namespace });
+    const template = vm.spec.template.spec as Record<string, unknown>;
+    // Readiness on a second HTTP server the test starts and stops; liveness on the guest's own on 80.
+    template.readinessProbe = { tcpSocket: { port: 8080 }, periodSeconds: 1, failureThreshold: 1 };
+    template.livenessProbe = {
+      tcpSocket: { port: 80 },
+      initialDelaySeconds: 5,
+      periodSeconds: 1,
+      failureThreshold: 3,
+    };
+    await kubectl.apply(JSON.stringify(vm));
+    const service = {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: "probed", namespace },
+      spec: { selector: { "vmi.kubevirt.io/id": "probed" }, ports: [{ port: 8080 }] },
+    };
+    await kubectl.apply(JSON.stringify(service));
+    const guest = await requireDomains().attachConsole(`${namespace}_probed`, { timeoutMs: BOOT_MS });
+    try {
+      await guest.transcript.waitFor(TEST_GUEST_BANNER, BOOT_MS);
+      const first = await objects.waitForVmiPhase("probed", "Running", { timeoutMs: BOOT_MS });
+      const ready = async () =>
+        (await objects.vmi("probed"))?.status?.conditions?.find((condition) => condition.type === "Ready")
+          ?.status;
+      const endpoints = async () => {
+        const list = await kubectl.json<{ subsets?: { addresses?: { ip: string }[] }[] }>([
+          ...["endpoints", "probed", "-n", namespace],
+        ]);
+        return (list.subsets ?? []).flatMap((subset) => subset.addresses ?? []).map((address) => address.ip);
+      };
+      assert.equal(await ready(), "False", "not Ready before the readiness probe passes");
+      await guestLog(guest, "httpd -p 8080 -h /run/www");
+      await pollUntil("the VMI Ready once its readiness probe passes", async () =>
+        (await ready()) === "True" ? true : undefined,
+      );
+      const podIP = (await launcherPod("probed")).status?.podIP ?? "";
+      await pollUntil("the Service's endpoints to hold the VM", async () =>
+        (await endpoints()).includes(podIP) ? true : undefined,
+      );
+      await guestLog(guest, "kill $(ps | awk '/httpd -p 808[0]/ {print $1}')");
+      await pollUntil("the VMI not Ready once the probe fails", async () =>
+        (await ready()) === "False" ? true : undefined,
+      );
+      await pollUntil("the Service to drop the VM", async () =>
+        (await endpoints()).includes(podIP) ? undefined : true,
+      );
+      await guestLog(guest, "httpd -p 8080 -h /run/www");
+      await pollUntil("Ready again", async () => ((await ready()) === "True" ? true : undefined));
+      await guestLog(guest, "kill $(ps | awk '/httpd -p 8[0] / {print $1}')");
+      const restarted = await pollUntil(
+        "a new VMI after the liveness probe failed (runStrategy Always)",
+        async () => {
+          const current = await objects.vmi("probed");
+          return current?.metadata?.uid !== first.metadata?.uid && current?.status?.phase === "Running"
+            ? current
+            : undefined;
+        },
+        { timeoutMs: BOOT_MS },
+      );
+      assert.notEqual(restarted.metadata?.uid, first.metadata?.uid);
+    } finally {
+      guest.close();
+    }
+  });
+
   test("after kill -9 of virt-handler the VM keeps its address and answers throughout", async () => {
     const node = requireStack();
     const handlers = componentPids(node, "virt-handler");

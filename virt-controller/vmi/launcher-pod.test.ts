@@ -124,6 +124,44 @@ describe("launcher pod volumes", () => {
     assert.equal(slirp.spec?.volumes, undefined);
   });
 
+  test("httpGet and tcpSocket probes go onto the compute container, with KubeVirt's 10 s startup delay", () => {
+    const spec = smallVmiSpec();
+    const vmi: VirtualMachineInstance = {
+      apiVersion: "kubevirt.io/v1",
+      kind: "VirtualMachineInstance",
+      metadata: { name: "vm1", namespace: "tenant", uid: "0b3c9e5e-0000-4000-8000-000000000001" },
+      spec: {
+        ...spec,
+        readinessProbe: { httpGet: { port: 80, path: "/healthz" }, periodSeconds: 2 },
+        livenessProbe: { tcpSocket: { port: 22 }, initialDelaySeconds: 5, failureThreshold: 4 },
+      },
+    };
+    const pod = renderLauncherPod(
+      vmi,
+      defaultVirtualMachineInstanceSpec(vmi.spec, KUBEVIRT_DEFAULTS, "vm1"),
+      {
+        image: "virt-launcher",
+        useEmulation: true,
+      },
+    );
+    assert.deepEqual(compute(pod)?.readinessProbe, {
+      httpGet: { port: 80, path: "/healthz" },
+      initialDelaySeconds: 10,
+      timeoutSeconds: 1,
+      periodSeconds: 2,
+      successThreshold: 1,
+      failureThreshold: 3,
+    });
+    assert.deepEqual(compute(pod)?.livenessProbe, {
+      tcpSocket: { port: 22 },
+      initialDelaySeconds: 15,
+      timeoutSeconds: 1,
+      periodSeconds: 10,
+      successThreshold: 1,
+      failureThreshold: 4,
+    });
+  });
+
   test("the pod is the VMI's: same namespace (its secret volumes can name only that namespace's Secrets)", () => {
     const pod = launcherPodOf([{ name: "ci", cloudInitNoCloud: { secretRef: { name: "s" } } }]);
     assert.equal(pod.metadata?.namespace, "tenant");

@@ -12,6 +12,7 @@ import {
 import type { Frozen } from "../../runtime/index.js";
 import type { Pod, VirtualMachineInstance } from "../kinds.js";
 import { cloudInitSecretVolumes } from "./launcher-pod-secrets.js";
+import { launcherProbes } from "./launcher-probes.js";
 import { launcherResources } from "./launcher-resources.js";
 
 /** The launcher pod's labels and names (KubeVirt's). */
@@ -82,6 +83,7 @@ export function renderLauncherPod(
           image: options.image,
           resources: launcherResources(spec, options.useEmulation),
           ...(served ? { env: network.env } : {}),
+          ...launcherProbes(spec),
           ...(mounts.length > 0 ? { volumeMounts: mounts } : {}),
         },
       ],

@@ -37,6 +37,21 @@ export async function launcherState(vmi: Frozen<Vmi>, lookup: LauncherLookup): P
   return listed.items.some((pod) => !isTerminating(pod as Frozen<Pod>)) ? "present" : "gone";
 }
 
+/** The Ready condition of the VMI's launcher pod, as the pod cache shows it. */
+export function launcherReadiness(
+  vmi: Frozen<Vmi>,
+  lookup: LauncherLookup,
+): { status: string; reason?: string; message?: string } | undefined {
+  const pod = launcherPodFor(vmi, lookup.pods.byIndex(CREATED_BY_INDEX, vmi.metadata?.uid ?? ""));
+  const ready = pod?.status?.conditions?.find((condition) => condition.type === "Ready");
+  if (ready === undefined) return undefined;
+  return {
+    status: ready.status,
+    ...(ready.reason ? { reason: ready.reason } : {}),
+    ...(ready.message ? { message: ready.message } : {}),
+  };
+}
+
 /** The addresses of the VMI's launcher pod, as the pod cache shows them (none before it has one). */
 export function launcherPodIPs(vmi: Frozen<Vmi>, lookup: LauncherLookup): string[] {
   const pod = launcherPodFor(vmi, lookup.pods.byIndex(CREATED_BY_INDEX, vmi.metadata?.uid ?? ""));

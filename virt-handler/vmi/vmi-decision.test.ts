@@ -131,6 +131,35 @@ describe("decide: starting", () => {
     assert.deepEqual(after.metadata?.finalizers, ["other", HANDLER_FINALIZER]);
   });
 
+  test("with a readiness probe, Ready mirrors the launcher pod's Ready condition", () => {
+    const probed = (status?: object) =>
+      deepFreeze({
+        ...vmi("Scheduled"),
+        spec: { ...vmi("Scheduled").spec, readinessProbe: { tcpSocket: { port: 80 } } },
+      } as Vmi) as Vmi;
+    const readyOf = (launcherReady?: { status: string; reason?: string; message?: string }) =>
+      written(
+        decide(input({ vmi: probed(), domain: running, ...(launcherReady ? { launcherReady } : {}) })),
+      ).status?.conditions?.find((condition) => condition.type === "Ready");
+    assert.deepEqual(
+      readyOf({
+        status: "False",
+        reason: "ContainersNotReady",
+        message: "containers with unready status: [compute]",
+      }),
+      {
+        type: "Ready",
+        status: "False",
+        reason: "ContainersNotReady",
+        message: "containers with unready status: [compute]",
+        lastProbeTime: null,
+        lastTransitionTime: NOW_TEXT,
+      },
+    );
+    assert.equal(readyOf({ status: "True" })?.status, "True");
+    assert.equal(readyOf()?.reason, "PodConditionMissing");
+  });
+
   test("QEMU's user-mode network is reachable at no address: its interface reports none", () => {
     const userMode: DomainFacts = {
       ...running,

@@ -6,7 +6,13 @@ import { ShutoffReason } from "../../libvirt/index.js";
 import { type Frozen, jsonEqual, mutableCopy, setCondition } from "../../runtime/index.js";
 import { type DomainFacts, isActive } from "../domain/observed-domain.js";
 import type { Vmi } from "../kinds.js";
-import { type FinalOutcome, finalStatus, outcomeOfStoppedDomain, runningStatus } from "./vmi-status.js";
+import {
+  type FinalOutcome,
+  finalStatus,
+  type LauncherReadiness,
+  outcomeOfStoppedDomain,
+  runningStatus,
+} from "./vmi-status.js";
 
 /** The finalizer virt-handler holds on a VMI while its domain may exist (KubeVirt's name). */
 export const HANDLER_FINALIZER = FINALIZERS.vmController;
@@ -26,6 +32,8 @@ export interface DecisionInput {
   readonly launcher: LauncherState;
   /** The launcher pod's addresses (status.podIPs): the VM's, when its interface is in the pod. */
   readonly podIPs?: readonly string[];
+  /** The launcher pod's Ready condition (its readiness probe is the VMI's). */
+  readonly launcherReady?: LauncherReadiness;
   readonly permission: RunPermission;
   /** When an ACPI shutdown of the domain was asked for, if it was. */
   readonly shutdownRequestedAt: number | undefined;
@@ -66,7 +74,10 @@ export function decide(input: DecisionInput): Decision {
   if (vmi.metadata?.deletionTimestamp || input.launcher === "gone") return decideStop(input);
   if (domain === undefined) return decideWithoutDomain(input);
   if (isActive(domain))
-    return writeIfChanged(vmi, withFinalizer(vmi, runningStatus(vmi, domain, input.now, input.podIPs)));
+    return writeIfChanged(
+      vmi,
+      withFinalizer(vmi, runningStatus(vmi, domain, input.now, input.podIPs, input.launcherReady)),
+    );
   if (phase === "Scheduled" && domain.reason === ShutoffReason.Unknown) {
     // Defined but never started (the handler stopped between define and start): start it now.
     return input.permission.ok ? { kind: "start", emulation: input.permission.emulation } : refuse(input);

@@ -20,7 +20,7 @@ import type { DomainLifecycle } from "../domain/domain-lifecycle.js";
 import { type ObservedDomain, observeDomainByName } from "../domain/observed-domain.js";
 import { type VmiDomainFactory, VmiStartError } from "../domain/vmi-domain-factory.js";
 import type { Vmi } from "../kinds.js";
-import { type LauncherLookup, launcherPodIPs, launcherState } from "./launcher-pod.js";
+import { type LauncherLookup, launcherPodIPs, launcherReadiness, launcherState } from "./launcher-pod.js";
 import { cannotStart, type Decision, decide, type RunPermission } from "./vmi-decision.js";
 
 export interface VmiReconcilerDeps {
@@ -138,6 +138,7 @@ export class VmiReconciler {
       domain: observed?.facts,
       launcher: anchored ? await launcherState(vmi, this.#deps.launcher) : ("present" as const),
       podIPs: launcherPodIPs(vmi, this.#deps.launcher),
+      launcherReady: launcherReadiness(vmi, this.#deps.launcher),
       permission: this.#deps.permission(vmi),
       shutdownRequestedAt: this.#shutdowns.get(vmi.metadata?.uid ?? ""),
       now: this.#deps.clock.now(),

@@ -68,6 +68,7 @@ export function runningStatus(
   facts: DomainFacts,
   now: number,
   podIPs: readonly string[] = [],
+  launcherReady?: LauncherReadiness,
 ): VmiStatus {
   const status = withPhase(vmi, "Running", now);
   delete status.reason;
@@ -76,7 +77,9 @@ export function runningStatus(
     status.conditions,
     paused
       ? { type: VMI_CONDITION_TYPES.ready, status: "False", reason: VMI_READY_REASONS.guestNotRunning }
-      : { type: VMI_CONDITION_TYPES.ready, status: "True" },
+      : vmi.spec.readinessProbe !== undefined
+        ? probedReadiness(launcherReady)
+        : { type: VMI_CONDITION_TYPES.ready, status: "True" },
     now,
   );
   status.conditions = paused
@@ -84,6 +87,34 @@ export function runningStatus(
     : removeCondition(status.conditions, VMI_CONDITION_TYPES.paused);
   status.interfaces = interfaceStatuses(vmi, facts.interfaces, podIPs);
   return status;
+}
+
+/** The launcher pod's Ready condition, which its readiness probe (the VMI's) drives. */
+export interface LauncherReadiness {
+  status: string;
+  reason?: string;
+  message?: string;
+}
+
+/**
+ * With a readiness probe the VMI is Ready when its launcher pod is (KubeVirt's
+ * syncReadyConditionFromPod): the kubelet runs the probe against the guest.
+ */
+function probedReadiness(launcher: LauncherReadiness | undefined): ConditionUpdate {
+  if (launcher === undefined) {
+    return {
+      type: VMI_CONDITION_TYPES.ready,
+      status: "False",
+      reason: VMI_READY_REASONS.podConditionMissing,
+      message: "virt-launcher pod is missing the Ready condition",
+    };
+  }
+  return {
+    type: VMI_CONDITION_TYPES.ready,
+    status: launcher.status === "True" ? "True" : "False",
+    ...(launcher.status !== "True" && launcher.reason ? { reason: launcher.reason } : {}),
+    ...(launcher.status !== "True" && launcher.message ? { message: launcher.message } : {}),
+  };
 }
 
 function pausedCondition(reason: number): ConditionUpdate {
