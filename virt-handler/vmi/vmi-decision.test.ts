@@ -132,7 +132,7 @@ describe("decide: starting", () => {
   });
 
   test("with a readiness probe, Ready mirrors the launcher pod's Ready condition", () => {
-    const probed = (status?: object) =>
+    const probed = () =>
       deepFreeze({
         ...vmi("Scheduled"),
         spec: { ...vmi("Scheduled").spec, readinessProbe: { tcpSocket: { port: 80 } } },
