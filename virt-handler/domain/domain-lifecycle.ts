@@ -80,7 +80,7 @@ export class DomainLifecycle {
   /** Finishes a running VM's pod network when a pass was cut short (virt-handler killed right after the start). */
   async ensureNetwork(vmi: Frozen<Vmi>, log: Logger): Promise<void> {
     const { podNetworks } = this.#options;
-    if (!(await podNetworks.needsAttach(vmi))) return;
+    if (!podNetworks.needsAttach(vmi)) return;
     await podNetworks.afterStart(vmi, this.vmDir(vmi.metadata?.uid ?? ""));
     log.info("the VM's pod network finished");
   }

@@ -191,11 +191,6 @@ export class PodNetworkSetup {
     if (await this.#nodeHasLink(tap)) await this.#onNode("ip", ["link", "del", "dev", tap]);
   }
 
-  /** Whether the tap still waits on the node to be moved (a pass was interrupted, or QEMU just started). */
-  async tapOnNode(tap: string): Promise<boolean> {
-    return this.#nodeHasLink(tap);
-  }
-
   async #links(netns: LauncherNetns): Promise<LinkInfo[]> {
     return JSON.parse(await this.#inPod(netns, "ip", ["-j", "link", "show"])) as LinkInfo[];
   }

@@ -101,14 +101,13 @@ export class PodNetworks {
   }
 
   /**
-   * Whether a running VM's network still needs `afterStart`: its tap waits on the node, or the
-   * launcher has no DHCP answer yet (virt-handler stopped between the start and the end of it).
+   * Whether a running VM's network still needs `afterStart` (virt-handler stopped between the start
+   * and the end of it). `attach` writes the launcher's DHCP answer last, after the tap moved, so its
+   * presence says the pass finished: one file check on the path every look at a running VM takes,
+   * no process scan and no command.
    */
-  async needsAttach(vmi: Frozen<Vmi>): Promise<boolean> {
-    const served = servedInterface(vmi);
-    if (served === undefined) return false;
-    if (await this.#options.setup.tapOnNode(nodeTapName(vmi.metadata?.uid ?? "", served.iface.name)))
-      return true;
+  needsAttach(vmi: Frozen<Vmi>): boolean {
+    if (servedInterface(vmi) === undefined) return false;
     const pod = this.#options.launcherPod(vmi);
     return pod !== undefined && !existsSync(this.#dhcpConfigPath(pod));
   }
