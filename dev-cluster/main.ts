@@ -8,11 +8,15 @@ import type { Logger } from "pino";
 import { componentLogger } from "../runtime/index.js";
 import { DeferredPodLogs } from "./apiserver/deferred-pod-logs.js";
 import { startDevApiServer } from "./apiserver/dev-api-server.js";
+import { clusterDnsIp, DEFAULT_SERVICE_CIDR } from "./apiserver/services/address-ranges.js";
+import { startClusterDns } from "./cluster-dns/cluster-dns.js";
 import { startWorkloadControllers } from "./controllers/workload-controllers.js";
 import { nodeBridgeAddress, startNodeAgent } from "./node-agent/node-agent.js";
+import { readMachineFacts } from "./nodes/machine.js";
 import { startNodeLifecycle } from "./nodes/node-lifecycle.js";
 import { startNodes } from "./nodes/start-nodes.js";
 import { startScheduler } from "./scheduler/scheduler.js";
+import { type RunningServiceProxy, startServiceProxy } from "./service-proxy/service-proxy.js";
 
 function wholeNumber(what: string, max: number) {
   return (value: string): number => {
@@ -39,6 +43,8 @@ interface UpOptions {
   simulatedNodes: number;
   podCidr: string;
   bridgeName: string;
+  serviceCidr: string;
+  clusterDomain: string;
   imageMap?: string;
 }
 
@@ -65,6 +71,12 @@ async function up(options: UpOptions, log: Logger): Promise<Stoppable[]> {
     kubeconfigPath,
     podLogs,
     servingIps: [nodeBridgeAddress(options.podCidr)],
+    serviceCidr: options.serviceCidr,
+    // As root, pods live in namespaces behind the node bridge and reach the API server through
+    // the node agent's relay there: that is where the `kubernetes` Service sends them.
+    ...(process.getuid?.() === 0
+      ? { advertiseAddress: nodeBridgeAddress(options.podCidr), advertisePort: 443 }
+      : {}),
     log: log.child({ component: "apiserver" }),
   });
   const started: Stoppable[] = [{ name: "apiserver", stop: () => server.close() }];
@@ -94,7 +106,13 @@ async function up(options: UpOptions, log: Logger): Promise<Stoppable[]> {
 
     const imageMapPath = options.imageMap ? resolve(options.imageMap) : join(dataDir, "image-map.json");
     if (!options.imageMap) await writeFile(imageMapPath, `${JSON.stringify(DEFAULT_IMAGE_MAP, null, 2)}\n`);
+    // The proxy needs the node bridge, which the agent makes; pods started before the proxy
+    // runs are programmed by its first sync.
+    let proxy: RunningServiceProxy | undefined;
+    const dnsIp = clusterDnsIp(options.serviceCidr);
     const agent = await startNodeAgent({
+      clusterDns: { nameservers: [dnsIp], domain: options.clusterDomain },
+      preparePodNetwork: async (netns) => proxy?.preparePodNetwork(netns),
       kubeConfig,
       nodeName: options.nodeName,
       dataDir: join(dataDir, "node-agent"),
@@ -107,6 +125,32 @@ async function up(options: UpOptions, log: Logger): Promise<Stoppable[]> {
     podLogs.bind(agent.logs);
     // A graceful stop ends the local pods; after a kill -9 the next start adopts them instead.
     started.push({ name: "node-agent", stop: () => agent.stop({ stopPods: true }) });
+    if (agent.network.mode === "netns") {
+      const bridgeAddress = agent.network.hostIP;
+      const { internalIP } = await readMachineFacts(dataDir);
+      proxy = await startServiceProxy({
+        kubeConfig,
+        bridge: options.bridgeName,
+        podCidr: options.podCidr,
+        bridgeAddress,
+        serviceCidr: options.serviceCidr,
+        nodeAddresses: [...new Set([bridgeAddress, internalIP])],
+        log: log.child({ component: "service-proxy" }),
+      });
+      const runningProxy = proxy;
+      // Stopped (in reverse) before the agent, which removes the bridge the rules name.
+      started.push({ name: "service-proxy", stop: () => runningProxy.stop() });
+      const dns = await startClusterDns({
+        kubeConfig,
+        domain: options.clusterDomain,
+        clusterIP: dnsIp,
+        listenAddress: bridgeAddress,
+        log: log.child({ component: "cluster-dns" }),
+      });
+      started.push({ name: "cluster-dns", stop: () => dns.stop() });
+    } else {
+      log.warn("pods share the node's network: no Service dataplane and no cluster DNS");
+    }
     log.info({ url: server.url, kubeconfig: kubeconfigPath, nodes: nodes.nodeNames }, "dev cluster is up");
     process.stdout.write(
       `dev cluster is up at ${server.url} with node ${options.nodeName}` +
@@ -158,6 +202,8 @@ program
     bridgeName,
     "kvts0",
   )
+  .option("--service-cidr <cidr>", "address range of ClusterIP Services", DEFAULT_SERVICE_CIDR)
+  .option("--cluster-domain <domain>", "the cluster's DNS domain", "cluster.local")
   .option(
     "--image-map <file>",
     "image map of the node agent (which program runs which image); default: the launcher only",

@@ -31,6 +31,8 @@ export interface DevApiServerOptions {
   servingHosts?: string[];
   /** The address the `kubernetes` Service's endpoints hold (default: host). */
   advertiseAddress?: string;
+  /** The port the `kubernetes` Service's endpoints hold (default: the listening port). */
+  advertisePort?: number;
   /** IPv4 range of Service cluster IPs (default 10.96.0.0/12). */
   serviceCidr?: string;
   /** How often APIServices' backends are checked again (default 30 s; tests shorten it). */
@@ -78,6 +80,7 @@ export async function startDevApiServer(options: DevApiServerOptions): Promise<D
     ...(options.historySize ? { historySize: options.historySize } : {}),
     ...(options.podLogs ? { podLogs: options.podLogs } : {}),
     ...(options.advertiseAddress ? { advertiseAddress: options.advertiseAddress } : {}),
+    ...(options.advertisePort ? { advertisePort: options.advertisePort } : {}),
   });
   if (options.kubeconfigPath) {
     await writeKubeconfig(options.kubeconfigPath, {

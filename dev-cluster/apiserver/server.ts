@@ -68,6 +68,8 @@ export interface ApiServerOptions {
   serviceCidr?: string;
   /** The address the `kubernetes` Service's endpoints hold (default: host, or 127.0.0.1 when host is a wildcard). */
   advertiseAddress?: string;
+  /** The port the endpoints hold (default: the listening port), when a relay listens at the advertised address. */
+  advertisePort?: number;
   /** The front proxy's certificates for API aggregation; without them APIServices are stored but not served. */
   aggregation?: AggregationSettings;
 }
@@ -189,7 +191,11 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
   const port = typeof address === "object" && address ? address.port : options.port;
   url = `https://${options.host}:${port}`;
   try {
-    ensureKubernetesService(service, { ip: advertisedAddress(options), port }, allocator.kubernetesServiceIp);
+    ensureKubernetesService(
+      service,
+      { ip: advertisedAddress(options), port: options.advertisePort ?? port },
+      allocator.kubernetesServiceIp,
+    );
   } catch (error) {
     options.log.error({ err: error }, "cannot create the default/kubernetes Service");
   }

@@ -19,6 +19,7 @@ import { ContainerLogSource } from "./logs/container-log-source.js";
 import { type ApiForwarder, startApiForwarder } from "./network/api-forwarder.js";
 import { createPodNetwork, type PodNetworkOptions } from "./network/create-pod-network.js";
 import { formatIpv4, parseCidr } from "./network/ipv4.js";
+import type { ClusterDnsSettings } from "./network/pod-dns.js";
 import type { PodNetwork } from "./network/pod-network.js";
 import type { AdoptionReport } from "./pods/adoption.js";
 import { type BackOffPolicy, kubeletBackOff } from "./pods/back-off.js";
@@ -39,6 +40,10 @@ export interface NodeAgentOptions {
   /** The image map file (see README): read on every container start. */
   imageMapPath: string;
   podNetwork: PodNetworkOptions;
+  /** kubelet's --cluster-dns and --cluster-domain; absent: pods read the node's resolv.conf. */
+  clusterDns?: ClusterDnsSettings;
+  /** Called with each pod's new network namespace before its containers start (the Service proxy). */
+  preparePodNetwork?: (netns: string) => Promise<void>;
   /** The API server as the node reaches it; pods reach it through the agent's forwarder. */
   apiServer: { host: string; port: number; caCertPem: string };
   /** Port of the forwarder on the bridge address (default 443; 0 picks a free one). */
@@ -106,6 +111,8 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
     store: new RecordStore(join(dataDir, "pods"), log),
     kubeletRoot: dataDir,
     network,
+    ...(options.clusterDns ? { clusterDns: options.clusterDns } : {}),
+    ...(options.preparePodNetwork ? { preparePodNetwork: options.preparePodNetwork } : {}),
     logsRoot,
     imageMapPath: resolve(options.imageMapPath),
     apiEndpoint,

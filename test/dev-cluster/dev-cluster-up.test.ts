@@ -4,6 +4,7 @@
  * Runs as root (pod network namespaces). The tests run in order: each builds on the last.
  */
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,6 +24,7 @@ import {
   isAlive,
   linkNames,
   networkNamespaces,
+  nodeNftTables,
   podNetworkNames,
   processesOfNode,
   recordedPodUids,
@@ -40,6 +42,7 @@ import {
   type List,
   type Node,
   type Pod,
+  type Service,
 } from "./testing/kinds.js";
 import { Kubectl } from "./testing/kubectl.js";
 import {
@@ -49,6 +52,7 @@ import {
   serverPort,
   unschedulablePod,
   webDeployment,
+  webNodePortService,
   webService,
 } from "./testing/manifests.js";
 import {
@@ -67,6 +71,8 @@ describe("dev-cluster up with kubectl", { timeout: 180_000 }, () => {
   const nodeName = `e2e-node-${process.pid}`;
   const podCidr = unusedPodCidr();
   const podPrefix = podCidr.replace(/0\/24$/, "");
+  // A range of its own: the node's route to it must not meet another cluster's.
+  const serviceCidr = podCidr.replace(/^10\.250\./, "10.253.");
   let tmp = "";
   let dataDir = "";
   let bridge = "kvts0";
@@ -117,6 +123,7 @@ describe("dev-cluster up with kubectl", { timeout: 180_000 }, () => {
     upArgs = [
       ...["--data-dir", dataDir, "--port", "0", "--kubeconfig", kubeconfig],
       ...["--node-name", nodeName, "--simulated-nodes", "3", "--pod-cidr", podCidr],
+      ...["--service-cidr", serviceCidr],
       ...["--image-map", imageMapPath, ...choice.upArgs],
     ];
     await startCluster();
@@ -194,6 +201,50 @@ describe("dev-cluster up with kubectl", { timeout: 180_000 }, () => {
     ]);
     const ready = slices.items.flatMap((s) => s.endpoints ?? []).filter((e) => e.conditions?.ready);
     assert.deepEqual(ready.flatMap((e) => e.addresses).sort(), expected);
+  });
+
+  test("a pod reaches a Service by name, the node by ClusterIP and NodePort; unknown names and addresses fail at once", async () => {
+    await kubectl.apply(webNodePortService);
+    const service = await kubectl.json<Service>(["service", "web-np"]);
+    const clusterIP = service.spec.clusterIP ?? "";
+    const nodePort = service.spec.ports?.[0]?.nodePort ?? 0;
+    assert.ok(clusterIP.startsWith(serviceCidr.replace(/0\/24$/, "")), `${clusterIP} is in ${serviceCidr}`);
+    const webPods = new Set(seen.webPods.map((pod) => pod.metadata.name));
+    const answeredBy = new Set<string>();
+    await eventually("both web pods answering at the ClusterIP", async () => {
+      answeredBy.add((await serverIdentity(clusterIP, 8000)).pod);
+      return answeredBy.size === 2 ? true : undefined;
+    });
+    assert.deepEqual([...answeredBy].sort(), [...webPods].sort());
+    const node = await kubectl.json<Node>(["node", nodeName]);
+    const internalIP = node.status.addresses?.find((address) => address.type === "InternalIP")?.address ?? "";
+    assert.ok(
+      webPods.has((await serverIdentity(internalIP, nodePort)).pod),
+      "the NodePort answers on the node's address",
+    );
+
+    const fromPod = async <T>(path: string): Promise<T> => {
+      const answer = await httpGet(seen.webPods[0]?.status.podIP ?? "", serverPort, path, 10_000);
+      return JSON.parse(answer.body) as T;
+    };
+    for (const name of ["web-np.default.svc.cluster.local", "web-np"]) {
+      const url = encodeURIComponent(`http://${name}:8000/`);
+      const fetched = await fromPod<{ status?: number; body?: string; error?: string }>(`/fetch?url=${url}`);
+      assert.equal(fetched.status, 200, `a pod fetches http://${name}:8000/: ${JSON.stringify(fetched)}`);
+      assert.ok(webPods.has(JSON.parse(fetched.body ?? "{}").pod));
+    }
+    const kubernetes = await kubectl.json<Service>(["service", "kubernetes"]);
+    assert.deepEqual(await fromPod("/resolve?name=kubernetes.default"), {
+      addresses: [kubernetes.spec.clusterIP],
+    });
+    assert.deepEqual(await fromPod("/resolve?name=nothing-here.default.svc.cluster.local"), {
+      error: "ENOTFOUND",
+    });
+    const unknown = serviceCidr.replace(/0\/24$/, "250");
+    assert.deepEqual(await fromPod(`/fetch?url=${encodeURIComponent(`http://${unknown}/`)}`), {
+      error: "ECONNREFUSED",
+    });
+    await assert.rejects(httpGet(unknown, 80, "/"), /ECONNREFUSED/, "the node is refused too");
   });
 
   test("a DaemonSet runs one pod on the local node and on each simulated node", async () => {
@@ -360,7 +411,7 @@ describe("dev-cluster up with kubectl", { timeout: 180_000 }, () => {
     }
   });
 
-  test("SIGTERM stops it with exit 0 and leaves no process, namespace, veth or bridge", async () => {
+  test("SIGTERM stops it with exit 0 and leaves no process, namespace, veth, bridge or Service rule", async () => {
     assert.ok(cluster);
     const uids = new Set([...seen.podUids, ...recordedPodUids(join(dataDir, "node-agent"))]);
     signalProcess(cluster, "SIGTERM");
@@ -386,6 +437,9 @@ describe("dev-cluster up with kubectl", { timeout: 180_000 }, () => {
     ).catch(() => undefined);
     assert.deepEqual(leftovers(), [], "every pod's namespace and veth was removed");
     assert.ok(!new Set(linkNames()).has(bridge), `the bridge ${bridge} was removed`);
+    assert.ok(!nodeNftTables().includes(`kubevirt-ts-${bridge}`), "the node's Service rules were removed");
+    const etcLeft = [...uids].filter((uid) => existsSync(`/etc/netns/${podNetworkNames(bridge, uid).netns}`));
+    assert.deepEqual(etcLeft, [], "every pod's resolv.conf and hosts were removed");
   });
 
   /** The pods (name → uid) and the local containers' processes, to compare across a restart. */

@@ -8,8 +8,12 @@
  *                  $KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT with the CA and token found
  *                  where client libraries look, under $KUBEVIRT_TS_ROOT (the API server's
  *                  certificate must name the address pods reach it at)
+ *   GET /fetch?url=U   {"status", "body"} of GET U made from inside the pod (its resolv.conf,
+ *                  its routes), or {"error": code}
+ *   GET /resolve?name=N  {"addresses"} the pod's resolver gives for N, or {"error": code}
  * On SIGTERM it prints "received SIGTERM" and exits 0 after $TERM_DELAY_MS.
  */
+import { lookup } from "node:dns/promises";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { request } from "node:https";
@@ -50,6 +54,25 @@ function apiStatus(): Promise<number> {
   });
 }
 
+/** GET `url` from this pod; a failure is its error code (ENOTFOUND, ECONNREFUSED, ...). */
+async function fetchFromPod(url: string): Promise<unknown> {
+  try {
+    const fetched = await fetch(url, { signal: AbortSignal.timeout(5000) });
+    return { status: fetched.status, body: await fetched.text() };
+  } catch (error) {
+    const cause = error instanceof Error ? (error.cause as NodeJS.ErrnoException | undefined) : undefined;
+    return { error: cause?.code ?? (error instanceof Error ? error.name : String(error)) };
+  }
+}
+
+async function resolveFromPod(name: string): Promise<unknown> {
+  try {
+    return { addresses: (await lookup(name, { all: true, family: 4 })).map((entry) => entry.address) };
+  } catch (error) {
+    return { error: (error as NodeJS.ErrnoException).code ?? String(error) };
+  }
+}
+
 const server = createServer((incoming, response) => {
   const elapsed = Date.now() - startedAt;
   const answer = (code: number, body: unknown): void => {
@@ -59,7 +82,13 @@ const server = createServer((incoming, response) => {
   console.log(`${incoming.method} ${incoming.url}`);
   if (incoming.url === "/ready") answer(elapsed >= readyAfterMs ? 200 : 503, { elapsed });
   else if (incoming.url === "/healthz") answer(elapsed >= failLivenessAfterMs ? 500 : 200, { elapsed });
-  else if (incoming.url === "/api") {
+  else if (incoming.url?.startsWith("/fetch?") || incoming.url?.startsWith("/resolve?")) {
+    const query = new URL(incoming.url, "http://pod").searchParams;
+    const work = incoming.url.startsWith("/fetch?")
+      ? fetchFromPod(query.get("url") ?? "")
+      : resolveFromPod(query.get("name") ?? "");
+    work.then((body) => answer(200, body));
+  } else if (incoming.url === "/api") {
     apiStatus().then(
       (status) => answer(200, { status }),
       (error: unknown) => answer(502, { error: String(error) }),

@@ -44,6 +44,11 @@ export function kubernetesServiceIp(serviceCidr: string): string {
   return numberToIpv4(parseIpv4Cidr(serviceCidr).base + 1);
 }
 
+/** The cluster DNS Service's address: the tenth of the service range, as kubeadm picks it. */
+export function clusterDnsIp(serviceCidr: string): string {
+  return numberToIpv4(parseIpv4Cidr(serviceCidr).base + 10);
+}
+
 /**
  * Like kube's allocators (ServiceIPStaticSubrange), a range is split into a small lower band that
  * clients pick addresses or ports from by hand (10.96.0.10 for DNS, 30080, ...) and the rest,

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import { AddressPool } from "./address-pool.js";
 import { runIp, runIpJson } from "./ip-command.js";
 import { cidrContains, formatIpv4, type Ipv4Cidr, parseCidr } from "./ipv4.js";
+import { removePodEtcFiles } from "./pod-dns.js";
 import type { PodNetwork, PodNetworkAttachment } from "./pod-network.js";
 
 export interface BridgeNetworkOptions {
@@ -84,6 +85,7 @@ export class BridgePodNetwork implements PodNetwork {
     if (attachment.mode !== "netns" || !attachment.netns) return;
     // Deleting the namespace destroys its end of the veth, and with it the host end.
     await this.#deleteNetns(attachment.netns);
+    await removePodEtcFiles(attachment.netns);
     this.#pool.release(attachment.podIP);
   }
 
@@ -94,6 +96,7 @@ export class BridgePodNetwork implements PodNetwork {
     for (const name of await listNetns()) {
       if (name.startsWith(prefix) && !keepNetns.has(name)) {
         await this.#deleteNetns(name);
+        await removePodEtcFiles(name);
         removed.push(`netns ${name}`);
       }
     }
@@ -107,9 +110,14 @@ export class BridgePodNetwork implements PodNetwork {
     return removed;
   }
 
+  /**
+   * `ip netns exec` rather than `nsenter --net`: besides the namespace it gives the process a
+   * mount namespace with the pod's own /etc/resolv.conf and /etc/hosts (pod-dns.ts) mounted over
+   * the node's, as a container has them.
+   */
   execPrefix(attachment: PodNetworkAttachment): string[] {
     if (attachment.mode !== "netns" || !attachment.netns) return [];
-    return ["nsenter", `--net=${netnsDir}/${attachment.netns}`, "--"];
+    return ["ip", "netns", "exec", attachment.netns];
   }
 
   async close(removeBridge: boolean): Promise<void> {

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { ConfigSources } from "../containers/container-config.js";
 import { type PreparedVolumes, preparePodVolumes } from "../containers/pod-volumes.js";
 import type { CachedPod, PodIdentity } from "../kinds.js";
+import { writePodEtcFiles } from "../network/pod-dns.js";
 import { hostNetworkAttachment, type PodNetworkAttachment } from "../network/pod-network.js";
 import { ServiceAccountVolume } from "../service-account/service-account-volume.js";
 import type { PodRecord } from "../state/pod-record.js";
@@ -55,6 +56,7 @@ export class PodSandbox {
       this.#record.network = network;
       this.#record.networkRemoved = false;
       this.#deps.store.save(this.#record);
+      await this.#prepareNetns(pod, network);
     }
     if (!this.#serviceAccount && pod.spec?.automountServiceAccountToken !== false) {
       const serviceAccount = new ServiceAccountVolume({
@@ -87,6 +89,19 @@ export class PodSandbox {
       }
     }
     return network;
+  }
+
+  /** The pod's own resolv.conf and hosts, and the Service rules, before any process runs in the namespace. */
+  async #prepareNetns(pod: CachedPod, network: PodNetworkAttachment): Promise<void> {
+    const netns = network.netns;
+    if (network.mode !== "netns" || !netns) return;
+    await writePodEtcFiles(netns, pod, network.podIP, this.#deps.clusterDns);
+    // Not fatal: the proxy's periodic resync programs a namespace it has not seen.
+    await this.#deps
+      .preparePodNetwork?.(netns)
+      .catch((error: unknown) =>
+        this.#deps.log.warn({ err: error, netns }, "cannot program the pod's Service rules yet"),
+      );
   }
 
   /** Removes the network (the pod's processes have ended) and stops refreshing the token. */

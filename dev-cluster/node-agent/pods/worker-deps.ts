@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { Clock, EventRecorder, ResourceClient } from "../../../runtime/index.js";
 import type { ConfigSources } from "../containers/container-config.js";
 import type { Pod } from "../kinds.js";
+import type { ClusterDnsSettings } from "../network/pod-dns.js";
 import type { PodNetwork } from "../network/pod-network.js";
 import type { TokenRequester } from "../service-account/token-requester.js";
 import type { RecordStore } from "../state/record-store.js";
@@ -13,6 +14,10 @@ export interface WorkerDeps {
   /** The agent's kubelet directory (its data dir): a hostPath under /var/lib/kubelet is found there. */
   kubeletRoot: string;
   network: PodNetwork;
+  /** The cluster's DNS, written into each pod's resolv.conf; none: pods read the node's. */
+  clusterDns?: ClusterDnsSettings;
+  /** Called with a pod's new network namespace before its containers start (the Service proxy's rules). */
+  preparePodNetwork?: (netns: string) => Promise<void>;
   /** Root of `pods/<ns>_<name>_<uid>/<container>/<n>.log`. */
   logsRoot: string;
   imageMapPath: string;

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 
 /** A live process of one dev cluster's node, found in /proc. */
 export interface NodeProcess {
@@ -111,6 +111,18 @@ export function recordedPodUids(agentDataDir: string): string[] {
  * Last-resort cleanup after a failed run: ends the node's processes, removes its pods'
  * namespaces (their veths go with them) and, when `removeBridge`, the bridge.
  */
+/** The node's nftables tables of family ip (the Service proxy names its own after the bridge). */
+export function nodeNftTables(): string[] {
+  try {
+    return execFileSync("nft", ["list", "tables", "ip"], { encoding: "utf8" })
+      .split("\n")
+      .map((line) => line.trim().split(" ")[2] ?? "")
+      .filter((name) => name !== "");
+  } catch {
+    return [];
+  }
+}
+
 export function removeNodeLeftovers(options: {
   nodeName: string;
   dataDir: string;
@@ -133,6 +145,17 @@ export function removeNodeLeftovers(options: {
     if (!namespaces.has(netns)) continue;
     execFileSync("ip", ["netns", "del", netns]);
     removed.push(`netns ${netns}`);
+  }
+  for (const uid of options.podUids) {
+    const etcDir = `/etc/netns/${podNetworkNames(options.bridge, uid).netns}`;
+    if (!existsSync(etcDir)) continue;
+    rmSync(etcDir, { recursive: true, force: true });
+    removed.push(`dir ${etcDir}`);
+  }
+  const table = `kubevirt-ts-${options.bridge}`;
+  if (nodeNftTables().includes(table)) {
+    execFileSync("nft", ["delete", "table", "ip", table]);
+    removed.push(`nft table ${table}`);
   }
   if (options.removeBridge && linkNames().includes(options.bridge)) {
     execFileSync("ip", ["link", "del", options.bridge]);

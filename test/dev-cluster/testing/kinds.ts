@@ -13,7 +13,11 @@ interface Condition {
 
 export interface Node {
   metadata: { name: string };
-  status: { conditions?: Condition[] };
+  status: { conditions?: Condition[]; addresses?: { type: string; address: string }[] };
+}
+
+export interface Service {
+  spec: { clusterIP?: string; ports?: { port: number; nodePort?: number }[] };
 }
 
 export interface Deployment {

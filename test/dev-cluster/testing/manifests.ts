@@ -55,6 +55,16 @@ spec:
   ports: [{name: http, port: 80, targetPort: ${serverPort}}]
 `;
 
+/** The web pods again, behind a NodePort Service. */
+export const webNodePortService = `apiVersion: v1
+kind: Service
+metadata: {name: web-np}
+spec:
+  type: NodePort
+  selector: {app: web}
+  ports: [{name: http, port: 8000, targetPort: ${serverPort}}]
+`;
+
 /** A DaemonSet that tolerates every taint, so it lands on the local and every simulated node. */
 export const everyNodeDaemonSet = `apiVersion: apps/v1
 kind: DaemonSet

@@ -28,6 +28,8 @@ export interface KubevirtStack {
   readonly nodeName: string;
   readonly bridge: string;
   readonly podCidr: string;
+  /** The stack's ClusterIP range: its own, so that the node's Service rules of two stacks never overlap. */
+  readonly serviceCidr: string;
   readonly client: KubeClient;
   readonly exited: Promise<StackExit>;
   running(): boolean;
@@ -60,12 +62,14 @@ function unusedPodCidr(): string {
 /** Names no other run on this machine uses; `tag` (a few letters) says whose they are. */
 function uniqueNames(workDir: string, tag: string) {
   const suffix = randomBytes(4).toString("hex");
+  const podCidr = unusedPodCidr();
   return {
     dataDir: join(workDir, "data"),
     kubeconfig: join(workDir, "kubeconfig"),
     nodeName: `${tag}-node-${suffix}`,
     bridge: `kv${tag.slice(0, 4)}${suffix}`, // at most 14 characters: Linux allows 15
-    podCidr: unusedPodCidr(),
+    podCidr,
+    serviceCidr: podCidr.replace(/^10\.251\./, "10.252."),
   };
 }
 
@@ -112,6 +116,7 @@ export async function startKubevirtStack(
   const args = [
     ...["--data-dir", names.dataDir, "--port", "0", "--kubeconfig", names.kubeconfig],
     ...["--node-name", names.nodeName, "--bridge-name", names.bridge, "--pod-cidr", names.podCidr],
+    ...["--service-cidr", names.serviceCidr],
   ];
   const started = spawnStartScript(repoRoot, args, join(workDir, "start.log"));
   const pid = started.child.pid;
