@@ -105,6 +105,11 @@ export {
   VM_CONDITION_TYPES,
 } from "./vm/vm-status.js";
 export {
+  accessCredentialVolumeName,
+  type CloudInitKeyPropagation,
+  propagatedKeySecrets,
+} from "./vmi/access-credential-volumes.js";
+export {
   CLOUD_INIT_SECRET_REFERENCES,
   type CloudInitSecretReference,
   cloudInitSecretVolumeName,
@@ -113,7 +118,11 @@ export { ANNOTATIONS, FINALIZERS, LABELS, VMI_CONDITION_TYPES, VMI_READY_REASONS
 export type { Disk } from "./vmi/disks.js";
 export { guestHostname } from "./vmi/guest-hostname.js";
 export type { Interface } from "./vmi/interfaces.js";
-export { LAUNCHER_NETWORK, launcherServedInterface } from "./vmi/launcher-network.js";
+export {
+  LAUNCHER_NETWORK,
+  launcherJoinsPodNetwork,
+  launcherServedInterface,
+} from "./vmi/launcher-network.js";
 export type { Network } from "./vmi/networks.js";
 export type { Probe } from "./vmi/probe.js";
 export { type VirtualMachineInstance, VirtualMachineInstanceKind } from "./vmi/virtual-machine-instance.js";

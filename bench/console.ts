@@ -12,25 +12,19 @@
  *   checked) and on libvirt's stream directly.
  * The keys form a shell comment (`#abc…`), ended every 40 keys, so the shell does nothing with them.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { loadavg } from "node:os";
 import { defineKind, type KubeObject } from "../runtime/index.js";
 import { vmKind } from "../test/e2e/testing/kinds.js";
-import {
-  type KubevirtStack,
-  startKubevirtStack,
-  stopKubevirtStack,
-} from "../test/e2e/testing/kubevirt-stack.js";
-import { removeNodeLeftovers } from "../test/e2e/testing/node-processes.js";
+import type { KubevirtStack } from "../test/e2e/testing/kubevirt-stack.js";
 import { pollUntil } from "../test/e2e/testing/poll.js";
-import { RunDomains } from "../test/e2e/testing/run-domains.js";
+import type { RunDomains } from "../test/e2e/testing/run-domains.js";
 import { SequenceOutput, sequenceCommand } from "../test/e2e/testing/sequence-output.js";
 import { VirtctlSession, type VirtctlTarget } from "../test/e2e/testing/virtctl-process.js";
 import { tinyVm } from "../test/e2e/testing/vm-manifests.js";
 import { TEST_GUEST_BANNER, TEST_GUEST_PROMPT } from "../test/guest/guest-console.js";
 import type { ConsoleTranscript } from "../test/libvirt/testing/console-transcript.js";
-import { type Metric, percentile, reportBenchmark } from "./bench-report.js";
+import { type Metric, percentile } from "./bench-report.js";
+import { runVmBenchmark } from "./vm-bench-run.js";
 
 const KEYS = 200;
 const KEYS_PER_LINE = 40;
@@ -218,33 +212,4 @@ async function measure(stack: KubevirtStack, domains: RunDomains): Promise<Recor
   };
 }
 
-async function main(): Promise<void> {
-  const workDir = mkdtempSync(join(tmpdir(), "kubevirt-ts-bench-console-"));
-  const domains = await RunDomains.open(`console-${process.pid}`);
-  let stack: KubevirtStack | undefined;
-  try {
-    stack = await startKubevirtStack(workDir, { tag: "cons" });
-    reportBenchmark("console", await measure(stack, domains));
-  } finally {
-    if (stack?.running()) {
-      await stack.client
-        .resource(vmKind)
-        .delete({ namespace: domains.namespace, name: VM })
-        .catch(() => undefined);
-      await pollUntil(
-        "the benchmark's domain to go",
-        () => (domains.names().length === 0 ? true : undefined),
-        {
-          timeoutMs: 60_000,
-        },
-      ).catch((error: unknown) => process.stderr.write(`console bench: ${String(error)}\n`));
-    }
-    if (stack) await stopKubevirtStack(stack);
-    const removed = [...(stack ? removeNodeLeftovers(stack) : []), ...(await domains.removeAll())];
-    await domains.close();
-    rmSync(workDir, { recursive: true, force: true });
-    if (removed.length > 0) process.stderr.write(`console bench cleanup removed: ${removed.join(", ")}\n`);
-  }
-}
-
-await main();
+await runVmBenchmark({ name: "console", tag: "cons", vm: VM }, measure);

@@ -1,12 +1,19 @@
 #!/bin/sh
 # virt-launcher: the VM's anchor in its pod. QEMU runs under the node's libvirt; the launcher holds
-# the scheduler's reservation and lives as long as the VM. When the VM is on the pod network
-# (masquerade), virt-handler sets up the pod's side (bridge, tap, NAT) and then leaves the guest's
-# DHCP answer in the network volume: from then on the launcher serves it, inside the pod's network
-# namespace, for as long as the pod lives (KubeVirt's launcher runs its DHCP server the same way).
+# the scheduler's reservation and lives as long as the VM. When the VM is on the pod network,
+# virt-handler sets up the pod's side and then leaves the launcher its part in the network volume,
+# which it carries out inside the pod (its network namespace, its resolv.conf) for as long as the
+# pod lives, as KubeVirt's launcher does:
+# - masquerade and bridge: the guest's DHCP answer (udhcpd.conf), served with busybox udhcpd;
+# - passt: passt's arguments (passt.args, one a line), and the launcher becomes that passt.
 # Under the dev cluster, container paths are found below $KUBEVIRT_TS_ROOT.
 dir="${KUBEVIRT_TS_ROOT:-}/var/run/kubevirt-network"
 [ -d "$dir" ] || exec sleep infinity
 cd "$dir" || exit 1
-while [ ! -e udhcpd.conf ]; do sleep 0.2; done
+while [ ! -e udhcpd.conf ] && [ ! -e passt.args ]; do sleep 0.2; done
+if [ -e passt.args ]; then
+  set --
+  while IFS= read -r arg; do set -- "$@" "$arg"; done < passt.args
+  exec passt "$@"
+fi
 exec busybox udhcpd -f udhcpd.conf

@@ -36,6 +36,8 @@ const PACKAGES = [
   "genisoimage", // virt-handler's cloud-init ISOs (xorriso would do too); isoinfo reads them in tests
   "nftables", // nft: virt-handler's masquerade NAT inside a launcher pod's network namespace
   "busybox", // udhcpd: the launcher serves its guest's DHCP answer
+  "openssh-client", // ssh-keygen and ssh: the tests that log into the test guest with a key
+  "passt", // passt: virt-handler runs it in a launcher pod's network namespace for the passt binding
   "tini",
 ];
 const QEMU_CONF = "/etc/libvirt/qemu.conf";

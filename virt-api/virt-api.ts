@@ -81,6 +81,7 @@ export async function startVirtApi(
       subresources: {
         vms: client.resource(vmKind),
         vmis: client.resource(vmiKind),
+        pods: client.resource(podKind),
         authorizer: options.authorizer ?? new SubjectAccessReviewAuthorizer(client),
         requestHeader: sources.requestHeader,
         handlerLocator: new HandlerLocator(client.resource(podKind), namespace),

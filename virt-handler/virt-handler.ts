@@ -9,7 +9,7 @@ import { mkdir } from "node:fs/promises";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import type { Connection, ReconnectOptions } from "../libvirt/index.js";
-import { Manager, type ManagerExit } from "../runtime/index.js";
+import { type Frozen, Manager, type ManagerExit } from "../runtime/index.js";
 import { CERTIFICATE_SECRETS } from "../runtime/tls/tls-material.js";
 import { ClusterConfig } from "./config/cluster-config.js";
 import type { ConsoleServer } from "./console-server/console-server.js";
@@ -21,8 +21,9 @@ import { DomainLifecycle } from "./domain/domain-lifecycle.js";
 import { checkSocketPathsFit } from "./domain/socket-paths.js";
 import type { VmiDomainFactory } from "./domain/vmi-domain-factory.js";
 import { followLibvirt } from "./follow-libvirt.js";
-import { nodeKind } from "./kinds.js";
+import { nodeKind, type Vmi } from "./kinds.js";
 import { libvirtAnswers, openLibvirt } from "./libvirt-connection.js";
+import { PodTapCounters } from "./metrics/pod-tap-counters.js";
 import { sampleRunningVmis } from "./metrics/running-vmi-samples.js";
 import { registerVmiMetrics } from "./metrics/vmi-metrics.js";
 import { libvirtdNetns } from "./network/launcher-process.js";
@@ -136,10 +137,11 @@ function wire(
   const informers = watchNodeInformers(manager, nodeName);
   const podsDir = options.kubeletPodsDir ?? DEFAULT_KUBELET_PODS_DIR;
   const podVolumes = new KubeletPodVolumes({ podsDir, pods: informers.pods });
+  const launcherPod = (vmi: Frozen<Vmi>) =>
+    launcherPodFor(vmi, informers.pods.byIndex(CREATED_BY_INDEX, vmi.metadata?.uid ?? ""));
   const podNetworks = new PodNetworks({
     setup: new PodNetworkSetup(runCommand, () => libvirtdNetns()),
-    launcherPod: (vmi) =>
-      launcherPodFor(vmi, informers.pods.byIndex(CREATED_BY_INDEX, vmi.metadata?.uid ?? "")),
+    launcherPod,
     podsDir,
   });
   const lifecycle = new DomainLifecycle({
@@ -168,10 +170,15 @@ function wire(
     log,
   });
   manager.add(heartbeat);
+  const podTaps = new PodTapCounters({ launcherPod });
   registerVmiMetrics({
     registry: manager.registry,
     nodeName,
-    sample: () => sampleRunningVmis(informers.vmis.list(), connection, factory, options.libvirtUri),
+    sample: () =>
+      sampleRunningVmis(informers.vmis.list(), {
+        ...{ connection, factory, podTaps, log },
+        libvirtUri: options.libvirtUri,
+      }),
   });
   const stopWiring = followLibvirt(connection, log, {
     domainChanged: (key) => controller.enqueue(key),

@@ -1,17 +1,21 @@
 #!/usr/bin/env node
 /**
  * virtctl: KubeVirt's command line for VMs (start, stop, restart, pause, unpause, console, vnc,
- * version, create vm, expose), reading the kubeconfig like kubectl. This file only wires the
- * commands together; each lives in commands/.
+ * version, create vm, expose, port-forward, ssh, scp), reading the kubeconfig like kubectl. This
+ * file only wires the commands together; each lives in commands/.
  */
 import { Command } from "commander";
 import { ApiClient } from "./api/api-client.js";
+import { expandBooleanAssignments } from "./commands/boolean-assignments.js";
 import type { CommandDeps } from "./commands/command-deps.js";
 import { consoleCommand } from "./commands/console.js";
 import { createCommand } from "./commands/create-vm.js";
 import { exposeCommand } from "./commands/expose.js";
 import { pauseCommand, unpauseCommand } from "./commands/pause.js";
+import { portForwardCommand } from "./commands/port-forward.js";
 import { restartCommand } from "./commands/restart.js";
+import { scpCommand } from "./commands/scp.js";
+import { sshCommand } from "./commands/ssh.js";
 import { startCommand } from "./commands/start.js";
 import { stopCommand } from "./commands/stop.js";
 import { versionCommand } from "./commands/version.js";
@@ -41,6 +45,9 @@ for (const command of [
   versionCommand(deps),
   createCommand(deps),
   exposeCommand(deps),
+  portForwardCommand(deps),
+  sshCommand(deps),
+  scpCommand(deps),
 ]) {
   program.addCommand(command);
 }
@@ -51,7 +58,7 @@ process.on("uncaughtException", fatal);
 process.on("unhandledRejection", fatal);
 
 try {
-  await program.parseAsync(process.argv);
+  await program.parseAsync(expandBooleanAssignments(process.argv, program));
   exitAfterFlush(typeof process.exitCode === "number" ? process.exitCode : 0);
 } catch (error) {
   exitAfterFlush(reportError(error, process.stderr));

@@ -6,6 +6,8 @@
 export const FEATURE_GATES = {
   /** `hostDisk` volumes: a file on the node's file system, chosen by whoever writes the VMI. */
   hostDisk: "HostDisk",
+  /** `passtBinding` interfaces (KubeVirt 1.8's core passt binding, Beta). */
+  passtBinding: "PasstBinding",
 } as const;
 
 export type FeatureGate = (typeof FEATURE_GATES)[keyof typeof FEATURE_GATES];

@@ -7,7 +7,13 @@ import { child, index } from "./field-path.js";
 
 const MAC_ADDRESS = /^([0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}$/;
 /** Bindings that only work on the pod network. */
-const POD_NETWORK_ONLY = ["masquerade", "slirp", "passt"] as const;
+const POD_NETWORK_ONLY = ["masquerade", "slirp", "passt", "passtBinding"] as const;
+const POD_NETWORK_ONLY_NAMES: Record<(typeof POD_NETWORK_ONLY)[number], string> = {
+  masquerade: "Masquerade",
+  slirp: "slirp",
+  passt: "passt",
+  passtBinding: "PasstBinding",
+};
 
 /**
  * `spec.networks` and `spec.domain.devices.interfaces` (virt-api's validateNetworks and
@@ -112,10 +118,7 @@ function validateInterface(
   for (const binding of POD_NETWORK_ONLY) {
     if (iface[binding] !== undefined && network.pod === undefined) {
       causes.push(
-        invalid(
-          nameField,
-          `${binding === "masquerade" ? "Masquerade" : binding} interface only implemented with pod network`,
-        ),
+        invalid(nameField, `${POD_NETWORK_ONLY_NAMES[binding]} interface only implemented with pod network`),
       );
     }
   }

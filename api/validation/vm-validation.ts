@@ -3,9 +3,10 @@ import { type Cause, forbidden, invalid, required } from "./cause.js";
 import { child, index } from "./field-path.js";
 import { validateVirtualMachineInstanceSpec } from "./vmi-spec-validation.js";
 
-/** Cluster facts some VM rules depend on (feature gates from the KubeVirt CR). */
+/** Cluster facts some VM rules depend on (feature gates and binding plugins from the KubeVirt CR). */
 export interface VirtualMachineValidationOptions {
   readonly featureGates?: readonly string[];
+  readonly bindingPlugins?: readonly string[];
 }
 
 /**

@@ -2,6 +2,7 @@ import { DNS_POLICIES } from "../core/scheduling.js";
 import { CPU_FEATURE_POLICIES } from "../vmi/cpu.js";
 import type { Probe } from "../vmi/probe.js";
 import type { VirtualMachineInstanceSpec } from "../vmi/vmi-spec.js";
+import { validateAccessCredentials } from "./access-credentials-validation.js";
 import { type Cause, invalid, notSupported, required } from "./cause.js";
 import { validateDeviceNames } from "./device-names-validation.js";
 import { validateDisks } from "./disks-validation.js";
@@ -193,45 +194,5 @@ function validateDns(field: string, spec: VirtualMachineInstanceSpec): Cause[] {
       ),
     );
   }
-  return causes;
-}
-
-/** Each credential has one kind and one propagation method, and cloud-init propagation has its volume. */
-function validateAccessCredentials(field: string, spec: VirtualMachineInstanceSpec): Cause[] {
-  const credentialsField = child(field, "accessCredentials");
-  const volumes = spec.volumes ?? [];
-  const causes: Cause[] = [];
-  (spec.accessCredentials ?? []).forEach((credential, position) => {
-    const credentialField = index(credentialsField, position);
-    const kinds = [credential.sshPublicKey, credential.userPassword].filter(
-      (kind) => kind !== undefined,
-    ).length;
-    if (kinds !== 1)
-      causes.push(invalid(credentialField, `${credentialField} must have exactly one source set`));
-    const propagation = credential.sshPublicKey?.propagationMethod;
-    if (propagation === undefined) return;
-    const methods = [propagation.configDrive, propagation.noCloud, propagation.qemuGuestAgent].filter(
-      (m) => m !== undefined,
-    );
-    const methodField = child(credentialField, "sshPublicKey", "propagationMethod");
-    if (methods.length !== 1)
-      causes.push(invalid(methodField, `${methodField} must have exactly one propagationMethod set`));
-    if (
-      propagation.noCloud !== undefined &&
-      !volumes.some((volume) => volume.cloudInitNoCloud !== undefined)
-    ) {
-      causes.push(
-        invalid(methodField, `${methodField} noCloud propagation requires a cloudInitNoCloud volume`),
-      );
-    }
-    if (
-      propagation.configDrive !== undefined &&
-      !volumes.some((volume) => volume.cloudInitConfigDrive !== undefined)
-    ) {
-      causes.push(
-        invalid(methodField, `${methodField} configDrive propagation requires a cloudInitConfigDrive volume`),
-      );
-    }
-  });
   return causes;
 }

@@ -13,6 +13,8 @@ export const LAUNCHER_NETWORK = {
   mountPath: "/var/run/kubevirt-network",
   /** The busybox udhcpd configuration the launcher waits for in that volume. */
   dhcpConfigFile: "udhcpd.conf",
+  /** Or passt's arguments, one a line: the launcher then runs passt in its pod (the passt binding). */
+  passtArgsFile: "passt.args",
 } as const;
 
 interface NetworkedSpec {
@@ -23,6 +25,8 @@ interface NetworkedSpec {
         readonly name: string;
         readonly masquerade?: object;
         readonly bridge?: object;
+        readonly passtBinding?: object;
+        readonly binding?: { readonly name: string };
         readonly state?: string;
       }[];
     };
@@ -43,4 +47,22 @@ export function launcherServedInterface(spec: NetworkedSpec): string | undefined
       (iface.masquerade !== undefined || iface.bridge !== undefined) &&
       iface.state !== "absent",
   )?.name;
+}
+
+/**
+ * Whether the launcher takes part in the VM's pod network: it serves the guest's DHCP (masquerade,
+ * bridge) or runs its passt (the `passtBinding` or the `passt` plugin). Such a launcher carries its
+ * pod's uid and the network volume through which virt-handler hands it its part.
+ */
+export function launcherJoinsPodNetwork(spec: NetworkedSpec): boolean {
+  if (launcherServedInterface(spec) !== undefined) return true;
+  const podNetworks = new Set(
+    (spec.networks ?? []).filter((network) => network.pod !== undefined).map((network) => network.name),
+  );
+  return (spec.domain.devices.interfaces ?? []).some(
+    (iface) =>
+      podNetworks.has(iface.name) &&
+      iface.state !== "absent" &&
+      (iface.passtBinding !== undefined || iface.binding?.name === "passt"),
+  );
 }

@@ -37,8 +37,8 @@ interface EndpointAddress {
  * - `_PORT._PROTO.SVC.NS.svc.ZONE`: SRV of a named port;
  * - `A-B-C-D.NS.pod.ZONE`: A of the address the name spells (CoreDNS's `pods insecure`).
  * A name of the zone that exists without a record of the asked type is NODATA; an unknown one
- * NXDOMAIN, both with the zone's SOA. Names outside the zone are refused: nothing is forwarded
- * off the machine.
+ * NXDOMAIN, both with the zone's SOA. Names outside the zone are NXDOMAIN too (without an SOA:
+ * they are not the zone's): nothing is forwarded off the machine.
  */
 export class ClusterZone {
   readonly #domain: string;
@@ -52,7 +52,10 @@ export class ClusterZone {
   answer(question: DnsQuestion): DnsAnswer {
     const suffix = `.${this.#domain}`;
     if (question.name !== this.#domain && !question.name.endsWith(suffix)) {
-      return { code: ResponseCode.REFUSED, answers: [], authority: [] };
+      // Nothing is forwarded off the machine: a name outside the zone does not exist here. Not
+      // REFUSED, which makes resolvers stop walking their search path ("svc.ns" must go on to
+      // "svc.ns.svc.cluster.local").
+      return { code: ResponseCode.NXDOMAIN, answers: [], authority: [] };
     }
     const labels = question.name === this.#domain ? [] : question.name.slice(0, -suffix.length).split(".");
     const records = this.#records(labels, question.name);

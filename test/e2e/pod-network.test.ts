@@ -7,37 +7,27 @@
  * other.
  */
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
-import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { Kubectl } from "../dev-cluster/testing/kubectl.js";
 import { TEST_GUEST_BANNER } from "../guest/guest-console.js";
-import type { Pod, VirtualMachineInstance } from "./testing/kinds.js";
+import { httpsGet } from "../harness/https-get.js";
+import { guestShell } from "./testing/guest-shell.js";
+import { httpGet } from "./testing/http-get.js";
+import { type Pod, podKind, type VirtualMachineInstance } from "./testing/kinds.js";
 import { type KubevirtStack, startKubevirtStack } from "./testing/kubevirt-stack.js";
 import { componentPids } from "./testing/node-processes.js";
 import { pollUntil } from "./testing/poll.js";
 import { type GuestConsole, RunDomains } from "./testing/run-domains.js";
 import { RunObjects } from "./testing/run-objects.js";
 import { tearDownRun } from "./testing/run-teardown.js";
+import { runVirtctl } from "./testing/virtctl-process.js";
 import { tinyVm } from "./testing/vm-manifests.js";
 
 const BOOT_MS = 90_000;
-
-/** One HTTP GET from the node; resolves with the body, or with the error's code (ECONNREFUSED, ...). */
-function httpGet(host: string, port: number, timeoutMs = 5_000): Promise<{ body?: string; error?: string }> {
-  return new Promise((resolve) => {
-    const req = request({ host, port, path: "/", timeout: timeoutMs }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ body: Buffer.concat(chunks).toString() }));
-    });
-    req.on("timeout", () => req.destroy(Object.assign(new Error("timed out"), { code: "ETIMEDOUT" })));
-    req.on("error", (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
-    req.end();
-  });
-}
 
 describe("VMs on the pod network: masquerade and bridge", { timeout: 300_000 }, () => {
   const namespace = `net-${process.pid}-${Date.now().toString(36).slice(-4)}`;
@@ -113,6 +103,48 @@ describe("VMs on the pod network: masquerade and bridge", { timeout: 300_000 }, 
     assert.equal(answer.trim(), "web", "the guest answers with its hostname");
   });
 
+  test("the VM's kubevirt_vmi_network_* counters are the traffic its guest took and sent", async () => {
+    const caSecret = await kubectl.json<{ data: Record<string, string> }>([
+      "secret",
+      "kubevirt-ca",
+      "-n",
+      "kubevirt",
+    ]);
+    const ca = Buffer.from(caSecret.data["tls.crt"] ?? "", "base64").toString("utf8");
+    const pods = await requireStack().client.resource(podKind).list({ namespace: "kubevirt" });
+    const handler = pods.items.find((pod) => pod.metadata?.labels?.["kubevirt.io"] === "virt-handler");
+    assert.ok(handler?.status?.podIP, "virt-handler has an IP");
+    const counters = async (): Promise<Map<string, number>> => {
+      const answer = await httpsGet(`https://${handler.status?.podIP}:8443/metrics`, {
+        ca,
+        checkHostName: false,
+      });
+      const found = new Map<string, number>();
+      const series = /^(kubevirt_vmi_network_\w+)\{([^}]*)\} (\S+)$/gm;
+      for (const [, metric, labels, value] of answer.body.matchAll(series)) {
+        if (
+          labels?.includes(`namespace="${namespace}"`) &&
+          labels.includes('name="web"') &&
+          labels.includes('interface="default"')
+        ) {
+          found.set(metric ?? "", Number(value));
+        }
+      }
+      return found;
+    };
+    const before = await pollUntil("the VM's network series", async () => {
+      const current = await counters();
+      return current.has("kubevirt_vmi_network_receive_bytes_total") ? current : undefined;
+    });
+    for (let i = 0; i < 20; i++) assert.equal((await httpGet(webIP, 80)).body?.trim(), "web");
+    const after = await counters();
+    const grew = (metric: string) => (after.get(metric) ?? 0) - (before.get(metric) ?? 0);
+    assert.ok(grew("kubevirt_vmi_network_receive_packets_total") >= 20, "20 requests reached the guest");
+    assert.ok(grew("kubevirt_vmi_network_receive_bytes_total") > 20 * 40, "their bytes were counted");
+    assert.ok(grew("kubevirt_vmi_network_transmit_bytes_total") > 20 * 40, "the answers were counted");
+    assert.equal(after.get("kubevirt_vmi_network_receive_errors_total"), 0);
+  });
+
   test("a port the interface does not list is not forwarded: it ends in the pod", async () => {
     const vm = tinyVm(requireStack().repoRoot, { name: "narrow", namespace });
     const iface = vm.spec.template.spec.domain.devices.interfaces?.[0];
@@ -125,7 +157,7 @@ describe("VMs on the pod network: masquerade and bridge", { timeout: 300_000 }, 
     const narrowIP = (await launcherPod("narrow")).status?.podIP ?? "";
     // The guest's httpd listens on 80 (as web's answered), but only 22 is forwarded to it.
     await pollUntil("the guest to have its address", async () =>
-      /udhcpc: eth0 10\.0\.2\.2\/24/.test(await guestLog(peerConsole, "cat /run/udhcpc.log"))
+      /udhcpc: eth0 10\.0\.2\.2\/24/.test(await guestShell(peerConsole, "cat /run/udhcpc.log"))
         ? true
         : undefined,
     );
@@ -139,11 +171,92 @@ describe("VMs on the pod network: masquerade and bridge", { timeout: 300_000 }, 
 
   test("one VM reaches another by its pod IP, from inside the guest", async () => {
     // busybox nc, not wget: the static busybox's wget crashes in glibc's resolver even for an address.
-    const out = await guestLog(
+    const out = await guestShell(
       peerConsole,
       `printf 'GET / HTTP/1.0\\r\\n\\r\\n' | nc -w 5 ${webIP} 80 | tail -n 1`,
     );
     assert.match(out, /\nweb\r?\n/, `narrow's guest fetched web's page: ${out}`);
+  });
+
+  test("virtctl expose: a pod reaches the VM by Service name, the node by NodePort, a VM by the DNS its DHCP gave; outside goes nowhere", async () => {
+    const node = requireStack();
+    const virtctl = { repoRoot: node.repoRoot, kubeconfig: node.kubeconfig, namespace };
+    for (const args of [
+      ["expose", "vm", "web", "--name", "web-svc", "--port", "8000", "--target-port", "80"],
+      [
+        "expose",
+        "vm",
+        "web",
+        "--name",
+        "web-np",
+        "--port",
+        "8000",
+        "--target-port",
+        "80",
+        "--type",
+        "NodePort",
+      ],
+    ]) {
+      const exposed = await runVirtctl(virtctl, args);
+      assert.equal(exposed.code, 0, `virtctl ${args.join(" ")}: ${exposed.stderr}`);
+    }
+    const service = await kubectl.json<{ spec: { clusterIP: string; ports: { nodePort?: number }[] } }>([
+      ...["service", "web-svc", "-n", namespace],
+    ]);
+    await pollUntil("the Service's endpoints to hold the VM", async () => {
+      const endpoints = await kubectl.json<{ subsets?: { addresses?: { ip: string }[] }[] }>([
+        ...["endpoints", "web-svc", "-n", namespace],
+      ]);
+      return endpoints.subsets?.some((subset) => subset.addresses?.some((address) => address.ip === webIP))
+        ? true
+        : undefined;
+    });
+    // A process in virt-api's pod: its network namespace and its own resolv.conf (the cluster DNS).
+    const [apiPod] = (
+      await kubectl.json<{ items: Pod[] }>(["pods", "-n", "kubevirt", "-l", "kubevirt.io=virt-api"])
+    ).items;
+    assert.ok(apiPod?.metadata?.uid, "virt-api runs in a pod");
+    const fromPod = await pollUntil("an answer from the pod through the Service's name", async () => {
+      const out = await fetchInPod(
+        `${node.bridge}-${apiPod.metadata?.uid}`,
+        `http://web-svc.${namespace}.svc.cluster.local:8000/`,
+      );
+      return out.trim() === "web" ? out : undefined;
+    });
+    assert.equal(fromPod.trim(), "web", "the guest answered a pod that named its Service");
+
+    const nodePort = (
+      await kubectl.json<{ spec: { ports: { nodePort?: number }[] } }>(["service", "web-np", "-n", namespace])
+    ).spec.ports[0]?.nodePort;
+    assert.ok(nodePort, "the NodePort Service has a node port");
+    const nodeObject = await kubectl.json<{ status: { addresses: { type: string; address: string }[] } }>([
+      ...["node", node.nodeName],
+    ]);
+    const internalIP =
+      nodeObject.status.addresses.find((address) => address.type === "InternalIP")?.address ?? "";
+    assert.equal((await httpGet(internalIP, nodePort)).body?.trim(), "web", "the NodePort reaches the guest");
+
+    const resolvConf = await guestShell(peerConsole, "cat /etc/resolv.conf");
+    assert.match(
+      resolvConf,
+      new RegExp(`search ${namespace}\\.svc\\.cluster\\.local svc\\.cluster\\.local cluster\\.local`),
+    );
+    const dnsIP = node.serviceCidr.replace(/0\/24$/, "10");
+    assert.match(
+      resolvConf,
+      new RegExp(`nameserver ${dnsIP.replaceAll(".", "\\.")}`),
+      "the cluster DNS came by DHCP",
+    );
+    // busybox's nslookup asks the server itself (the static busybox cannot use glibc's resolver).
+    const looked = await guestShell(peerConsole, "nslookup web-svc");
+    assert.ok(looked.includes(service.spec.clusterIP), `the guest resolved the short name: ${looked}`);
+    const viaService = await guestShell(
+      peerConsole,
+      `printf 'GET / HTTP/1.0\\r\\n\\r\\n' | nc -w 5 ${service.spec.clusterIP} 8000 | tail -n 1`,
+    );
+    assert.match(viaService, /\nweb\r?\n/, `a VM reached the other through its ClusterIP: ${viaService}`);
+    const outside = await guestShell(peerConsole, "nc -w 3 198.51.100.1 80 </dev/null; echo rc=$?");
+    assert.match(outside, /rc=1/, `an address outside the cluster is unreachable from a guest: ${outside}`);
   });
 
   test("a VM that names no interface gets KubeVirt's default, bridge: the guest itself holds the pod's IP", async () => {
@@ -169,13 +282,24 @@ describe("VMs on the pod network: masquerade and bridge", { timeout: 300_000 }, 
         "the defaults added KubeVirt's pod interface",
       );
       await pollUntil("the guest to take the pod's address by DHCP", async () =>
-        (await guestLog(guest, "ip -4 addr show dev eth0")).includes(`inet ${podIP}/`) ? true : undefined,
+        (await guestShell(guest, "ip -4 addr show dev eth0")).includes(`inet ${podIP}/`) ? true : undefined,
       );
       const answer = await pollUntil("the guest's HTTP server at the pod IP", async () => {
         const got = await httpGet(podIP, 80);
         return got.body;
       });
       assert.equal(answer.trim(), "plain");
+      // Its Service traffic is bridged through the launcher pod, whose rules translate it.
+      const clusterIP = (
+        await kubectl.json<{ spec: { clusterIP: string } }>(["service", "web-svc", "-n", namespace])
+      ).spec.clusterIP;
+      const looked = await guestShell(guest, "nslookup web-svc");
+      assert.ok(looked.includes(clusterIP), `the bridged guest resolved the Service: ${looked}`);
+      const viaService = await guestShell(
+        guest,
+        `printf 'GET / HTTP/1.0\\r\\n\\r\\n' | nc -w 5 ${clusterIP} 8000 | tail -n 1`,
+      );
+      assert.match(viaService, /\nweb\r?\n/, `a bridged VM reached a Service: ${viaService}`);
       const reported = await pollUntil("the VMI's interface with the pod's IP", async () =>
         (await objects.vmi("plain"))?.status?.interfaces?.[0]?.ipAddress === podIP ? true : undefined,
       );
@@ -218,7 +342,7 @@ describe("VMs on the pod network: masquerade and bridge", { timeout: 300_000 }, 
         return (list.subsets ?? []).flatMap((subset) => subset.addresses ?? []).map((address) => address.ip);
       };
       assert.equal(await ready(), "False", "not Ready before the readiness probe passes");
-      await guestLog(guest, "httpd -p 8080 -h /run/www");
+      await guestShell(guest, "httpd -p 8080 -h /run/www");
       await pollUntil("the VMI Ready once its readiness probe passes", async () =>
         (await ready()) === "True" ? true : undefined,
       );
@@ -226,16 +350,16 @@ describe("VMs on the pod network: masquerade and bridge", { timeout: 300_000 }, 
       await pollUntil("the Service's endpoints to hold the VM", async () =>
         (await endpoints()).includes(podIP) ? true : undefined,
       );
-      await guestLog(guest, "kill $(ps | awk '/httpd -p 808[0]/ {print $1}')");
+      await guestShell(guest, "kill $(ps | awk '/httpd -p 808[0]/ {print $1}')");
       await pollUntil("the VMI not Ready once the probe fails", async () =>
         (await ready()) === "False" ? true : undefined,
       );
       await pollUntil("the Service to drop the VM", async () =>
         (await endpoints()).includes(podIP) ? undefined : true,
       );
-      await guestLog(guest, "httpd -p 8080 -h /run/www");
+      await guestShell(guest, "httpd -p 8080 -h /run/www");
       await pollUntil("Ready again", async () => ((await ready()) === "True" ? true : undefined));
-      await guestLog(guest, "kill $(ps | awk '/httpd -p 8[0] / {print $1}')");
+      await guestShell(guest, "kill $(ps | awk '/httpd -p 8[0] / {print $1}')");
       const restarted = await pollUntil(
         "a new VMI after the liveness probe failed (runStrategy Always)",
         async () => {
@@ -270,13 +394,15 @@ describe("VMs on the pod network: masquerade and bridge", { timeout: 300_000 }, 
   });
 });
 
-/** Runs a command at a guest's shell and returns what it printed, up to an end marker. */
-async function guestLog(guest: GuestConsole | undefined, command: string): Promise<string> {
-  assert.ok(guest, "the guest's console is attached");
-  const marker = `end-${Math.random().toString(36).slice(2, 8)}`;
-  const from = guest.transcript.text.length;
-  // Quoted in two halves, so the echo of the typed line does not contain the marker itself.
-  await guest.type(`${command}; echo "${marker.slice(0, 4)}""${marker.slice(4)}"`);
-  const end = await guest.transcript.waitFor(marker, 30_000, from);
-  return guest.transcript.text.slice(from, end);
+/** GET `url` from a process in a pod's network namespace and resolver (`ip netns exec`, as its containers run). */
+function fetchInPod(netns: string, url: string): Promise<string> {
+  const script = `fetch(${JSON.stringify(url)}, { signal: AbortSignal.timeout(5000) }).then((r) => r.text()).then((t) => process.stdout.write(t), (e) => process.stdout.write(String(e.cause ?? e)))`;
+  return new Promise((resolve) => {
+    execFile(
+      "ip",
+      ["netns", "exec", netns, process.execPath, "-e", script],
+      { timeout: 10_000 },
+      (_error, stdout) => resolve(stdout),
+    );
+  });
 }

@@ -1,5 +1,6 @@
 // Builds the test guest's files from a Debian kernel package and busybox-static: the kernel, an initramfs
-// (busybox, drivers, stage 1 and stage 2 scripts) and an ext4 root disk (busybox and stage 2) as qcow2.
+// (busybox, drivers, stage 1 and stage 2 scripts) and an ext4 root disk (busybox, stage 2 and the SSH
+// server, dropbear) as qcow2.
 import { copyFile, mkdir, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
@@ -13,12 +14,15 @@ import { TEST_GUEST_ROOT_LABEL } from "./guest-console.js";
 import { type GuestFile, stage1Files, stage2Files } from "./guest-scripts.js";
 import { type KernelModule, resolveModuleLoadOrder } from "./kernel-modules.js";
 import { runCommand } from "./run-command.js";
+import { installSshServer, removeSshServer } from "./ssh-server.js";
 
 const gzipAsync = promisify(gzip);
 
 export interface GuestRecipe {
   kernelPackage: DebianPackageFile;
   busyboxPackage: DebianPackageFile;
+  /** dropbear-bin and the libraries it needs (ssh-server.ts names them), for the root disk. */
+  sshPackages: readonly DebianPackageFile[];
   /** Modules the initramfs loads (their dependencies are added), in this order. */
   modules: readonly string[];
   /** insmod parameters by module name. */
@@ -106,13 +110,16 @@ export async function buildGuest(
   const kernelDir = join(workDir, "kernel");
   const busyboxDir = join(workDir, "busybox");
   const tree = join(workDir, "tree");
+  const sshDirs = new Map(recipe.sshPackages.map((deb) => [deb.name, join(workDir, "ssh", deb.name)]));
   const [{ kernelVersion, vmlinuz }] = await Promise.all([
     unpackKernel(recipe.kernelPackage.path, kernelDir),
     unpackDeb(recipe.busyboxPackage.path, busyboxDir),
+    ...recipe.sshPackages.map((deb) => unpackDeb(deb.path, sshDirs.get(deb.name) ?? "")),
   ]);
-  log.info({ kernelVersion, ms: Date.now() - started }, "unpacked the kernel and busybox packages");
+  log.info({ kernelVersion, ms: Date.now() - started }, "unpacked the kernel, busybox and ssh packages");
   const modules = await resolveModuleLoadOrder(join(kernelDir, "lib/modules", kernelVersion), recipe.modules);
   await assembleRootTree(tree, join(busyboxDir, "bin/busybox"));
+  await installSshServer(tree, sshDirs);
 
   const raw = join(workDir, "disk.raw");
   const files: BuiltGuestFiles = {
@@ -129,6 +136,7 @@ export async function buildGuest(
     label: TEST_GUEST_ROOT_LABEL,
   });
   await convertRawToQcow2(raw, files.disk);
+  await removeSshServer(tree);
   await writeInitramfs(tree, modules, recipe, files.initrd);
   await copyFile(vmlinuz, files.kernel);
   await rm(workDir, { recursive: true, force: true });

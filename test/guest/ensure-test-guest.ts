@@ -1,5 +1,5 @@
 // ensureTestGuest(): the test guest, built once per set of inputs and published to the local image store.
-// The cache key is a hash of everything the build reads: the two Debian package files (their names pin
+// The cache key is a hash of everything the build reads: the Debian package files (their names pin
 // exact versions), the recipe, and the builder's own compiled code (so a change to a script or a step
 // rebuilds). A cached call only lists two directories, hashes a few small files and reads one manifest.
 import { createHash, randomBytes } from "node:crypto";
@@ -9,7 +9,12 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BuiltGuestFiles, buildGuest, type GuestRecipe } from "./build-guest.js";
 import { type BuildLog, silentBuildLog } from "./build-log.js";
-import { ensureHostCommands, ensureKernelPackage, ensurePackage } from "./debian-packages.js";
+import {
+  type DebianPackageFile,
+  ensureHostCommands,
+  ensureKernelPackage,
+  ensurePackage,
+} from "./debian-packages.js";
 import { withFileLock } from "./file-lock.js";
 import { TEST_GUEST_ROOT_LABEL } from "./guest-console.js";
 import {
@@ -19,6 +24,7 @@ import {
   publishImage,
   readStoredImage,
 } from "./image-store.js";
+import { SSH_SERVER_PACKAGES } from "./ssh-server.js";
 
 export const DEFAULT_TEST_GUEST_IMAGE = "localhost/kubevirt-ts-test-guest:latest";
 
@@ -107,6 +113,7 @@ const BUILDER_MODULES = [
   "guest-console",
   "guest-scripts",
   "kernel-modules",
+  "ssh-server",
 ];
 
 /** The builder's compiled code, which decides what a build produces as much as the recipe does. */
@@ -122,6 +129,7 @@ async function recipeDigest(recipe: GuestRecipe): Promise<string> {
   const inputs = {
     kernelPackage: recipe.kernelPackage.fileName,
     busyboxPackage: recipe.busyboxPackage.fileName,
+    sshPackages: recipe.sshPackages.map((deb) => deb.fileName),
     modules: recipe.modules,
     moduleParameters: recipe.moduleParameters,
     diskSizeMiB: recipe.diskSizeMiB,
@@ -227,6 +235,16 @@ async function ensurePublished(image: string, storeDir: string, record: BuildRec
   });
 }
 
+async function ensurePackages(
+  dir: string,
+  names: readonly string[],
+  log: BuildLog,
+): Promise<DebianPackageFile[]> {
+  const packages: DebianPackageFile[] = [];
+  for (const name of names) packages.push(await ensurePackage(dir, name, log));
+  return packages;
+}
+
 /** The test guest: from the cache when its inputs are unchanged, built (about 5 s) otherwise; published to the store. */
 export async function ensureTestGuest(options: TestGuestOptions = {}): Promise<TestGuest> {
   const log = options.log ?? silentBuildLog;
@@ -240,6 +258,7 @@ export async function ensureTestGuest(options: TestGuestOptions = {}): Promise<T
   const resolveRecipe = async (): Promise<GuestRecipe> => ({
     kernelPackage: await ensureKernelPackage(debDir, options.kernelPackage, log),
     busyboxPackage: await ensurePackage(debDir, "busybox-static", log),
+    sshPackages: await ensurePackages(debDir, Object.keys(SSH_SERVER_PACKAGES), log),
     modules: GUEST_MODULES,
     moduleParameters: MODULE_PARAMETERS,
     diskSizeMiB: 32,

@@ -1,7 +1,8 @@
 // The test guest's init scripts and configuration files. Stage 1 (`/init`, initramfs only) loads the drivers
 // and switches to the root disk when the kernel command line names one; stage 2 (busybox init with
 // `/etc/inittab`, on whichever root is in use) mounts what it needs, arms the power button, echoes the
-// cloud-init NoCloud data, prints the banner and runs a shell on ttyS0.
+// cloud-init NoCloud data, applies its SSH keys, starts the SSH server (root disk only), prints the
+// banner and runs a shell on ttyS0.
 import {
   CIDATA_FILES,
   cidataBeginMarker,
@@ -91,6 +92,7 @@ if [ -n "$cidata" ] && mount -t iso9660 -o ro "$cidata" /run/cidata; then
 ${cidataEcho()}
   name=$(sed -n 's/^local-hostname:[ "]*\\([^ "]*\\).*/\\1/p' /run/cidata/meta-data 2>/dev/null)
   [ -n "$name" ] && hostname "$name"
+  /etc/init.d/ssh-keys /run/cidata
 fi
 ip link set lo up
 mkdir -p /run/www
@@ -100,13 +102,58 @@ hostname > /run/www/index.html
 # guest's hostname (the one DHCP gave, once it has). Both log to /run, not to the console.
 if ip link show eth0 >/dev/null 2>&1; then
   ip link set eth0 up
-  udhcpc -i eth0 -f -t 0 -T 2 -A 1 -s /etc/udhcpc.script >/run/udhcpc.log 2>&1 &
+  udhcpc -i eth0 -f -t 0 -T 2 -A 1 -O staticroutes -s /etc/udhcpc.script >/run/udhcpc.log 2>&1 &
 fi
 httpd -p 80 -h /run/www
+# The SSH server (on the root disk only): host keys are made at the first connection, passwords are
+# refused (keys only), and it logs to /run.
+if [ -x /usr/sbin/dropbear ]; then
+  mkdir -p /dev/pts
+  grep -q ' /dev/pts ' /proc/mounts || mount -t devpts -o gid=5,mode=620 devpts /dev/pts
+  /usr/sbin/dropbear -F -E -R -s -p 22 >/run/dropbear.log 2>&1 &
+fi
 root=$(awk '$2 == "/" { device = $1 } END { print device }' /proc/mounts)
 [ "$root" = rootfs ] && root=initramfs
 echo "${TEST_GUEST_STATUS_PREFIX}root=$root cidata=\${cidata:-none}"
 echo "${TEST_GUEST_BANNER}"
+`;
+
+/**
+ * What cloud-init's ssh module does for the guest's only user, root: the keys of NoCloud's meta-data
+ * `public-keys` (where KubeVirt puts spec.accessCredentials) and of a #cloud-config user-data's
+ * \`ssh_authorized_keys\` become /root/.ssh/authorized_keys. The YAML is read only as far as these
+ * two entries go: each line of the entry that, unquoted and without its list dash or map key, starts
+ * like an OpenSSH public key is one.
+ */
+const SSH_KEYS = `#!/bin/sh
+# Usage: ssh-keys CIDATA-DIR
+dir="$1"
+keys_of() {
+  awk -v want="$1" '
+    function emit(text) {
+      sub(/^[ \\t]*(- *)?/, "", text)
+      sub(/^"?[A-Za-z0-9_-]+"?:[ \\t]*/, "", text)
+      sub(/^["\\047]/, "", text); sub(/["\\047][ \\t]*$/, "", text)
+      if (text ~ /^(ssh-[a-z0-9-]+|ecdsa-sha2-[a-z0-9]+|sk-[a-z0-9@.-]+) [A-Za-z0-9+\\/]+=*( |$)/) print text
+    }
+    /^[^ \\t#-]/ {
+      name = $0; sub(/:.*/, "", name); gsub(/"/, "", name)
+      inside = (name == want)
+      if (inside) { rest = $0; sub(/^[^:]*:/, "", rest); emit(rest) }
+      next
+    }
+    inside { emit($0) }
+  '
+}
+keys=$(
+  [ -f "$dir/meta-data" ] && keys_of public-keys < "$dir/meta-data"
+  head -n 1 "$dir/user-data" 2>/dev/null | grep -q '^#cloud-config' && keys_of ssh_authorized_keys < "$dir/user-data"
+)
+[ -n "$keys" ] || exit 0
+umask 077
+mkdir -p /root/.ssh
+printf '%s\\n' "$keys" > /root/.ssh/authorized_keys
+echo "ssh-keys: $(printf '%s\\n' "$keys" | wc -l) authorized keys for root"
 `;
 
 const RC_STOP = `#!/bin/sh
@@ -128,7 +175,7 @@ const POWER_BUTTON_ACTION = `#!/bin/sh
 exec poweroff -f
 `;
 
-/** busybox udhcpc's hook: applies the lease (address, MTU, default route, DNS, hostname). */
+/** busybox udhcpc's hook: applies the lease (address, MTU, default and static routes, DNS, hostname). */
 const UDHCPC_SCRIPT = `#!/bin/sh
 case "$1" in
   deconfig)
@@ -140,6 +187,9 @@ case "$1" in
     ip addr add "$ip/\${mask:-24}" dev "$interface"
     [ -n "$mtu" ] && ip link set "$interface" mtu "$mtu"
     for gateway in $router; do ip route replace default via "$gateway" dev "$interface"; break; done
+    # Option 121 (classless static routes), pairs of destination and gateway.
+    set -- $staticroutes
+    while [ $# -ge 2 ]; do ip route replace "$1" via "$2" dev "$interface"; shift 2; done
     {
       [ -n "$search" ] && echo "search $search"
       for server in $dns; do echo "nameserver $server"; done
@@ -162,11 +212,13 @@ export function stage2Files(): GuestFile[] {
     { path: "etc/inittab", content: INITTAB, mode: 0o644 },
     { path: "etc/init.d/rcS", content: RC_START, mode: 0o755 },
     { path: "etc/init.d/rcK", content: RC_STOP, mode: 0o755 },
+    { path: "etc/init.d/ssh-keys", content: SSH_KEYS, mode: 0o755 },
     { path: "etc/acpi/PWRF/00000080", content: POWER_BUTTON_ACTION, mode: 0o755 },
     { path: "etc/profile", content: PROFILE, mode: 0o644 },
     { path: "etc/udhcpc.script", content: UDHCPC_SCRIPT, mode: 0o755 },
     { path: "etc/passwd", content: "root:x:0:0:root:/root:/bin/sh\n", mode: 0o644 },
-    { path: "etc/group", content: "root:x:0:\n", mode: 0o644 },
+    { path: "etc/group", content: "root:x:0:\ntty:x:5:\n", mode: 0o644 },
+    { path: "etc/shells", content: "/bin/sh\n", mode: 0o644 },
   ];
 }
 

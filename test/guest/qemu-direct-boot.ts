@@ -18,6 +18,11 @@ export interface QemuBootOptions {
   kernelArgs: string;
   disks?: readonly QemuDisk[];
   memoryMiB?: number;
+  /**
+   * A loopback port forwarded to the guest's port 22, over a virtio NIC on QEMU's user network (the
+   * guest's DHCP gets it an address from QEMU). No NIC without it.
+   */
+  sshHostPort?: number;
   /** Holds the monitor socket. */
   workDir: string;
 }
@@ -58,6 +63,15 @@ function qemuArguments(options: QemuBootOptions, monitorSocket: string): string[
     ...["-monitor", `unix:${monitorSocket},server=on,wait=off`],
     ...["-kernel", options.kernel, "-initrd", options.initrd, "-append", options.kernelArgs],
     ...driveArguments(options.disks ?? []),
+    ...nicArguments(options.sshHostPort),
+  ];
+}
+
+function nicArguments(sshHostPort: number | undefined): string[] {
+  if (sshHostPort === undefined) return [];
+  return [
+    ...["-netdev", `user,id=net0,restrict=on,hostfwd=tcp:127.0.0.1:${sshHostPort}-:22`],
+    ...["-device", "virtio-net-pci,netdev=net0"],
   ];
 }
 

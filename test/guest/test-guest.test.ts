@@ -1,7 +1,8 @@
 // The test guest end to end: built (once; cached afterwards) into the repository's .local/ cache and image
 // store, then booted with QEMU directly (TCG, no libvirt): banner, cidata, a typed command, the power button.
 import assert from "node:assert/strict";
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -19,6 +20,7 @@ import {
 } from "./guest-console.js";
 import { readStoredImage } from "./image-store.js";
 import { bootWithQemu, type QemuDisk } from "./qemu-direct-boot.js";
+import { CommandError, runCommand } from "./run-command.js";
 
 const BOOT_TIMEOUT_MS = 60_000; // about 5 s alone; generous for a loaded 2-core CI machine
 const SHUTDOWN_TIMEOUT_MS = 20_000;
@@ -90,6 +92,46 @@ describe("test guest", () => {
     }
   });
 
+  test("takes root's SSH keys from meta-data public-keys and user-data ssh_authorized_keys; dropbear lets them in", async () => {
+    const key = join(workDir, "id_ed25519");
+    const other = join(workDir, "id_other");
+    for (const path of [key, other]) {
+      await runCommand("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "test@host", "-f", path]);
+    }
+    const publicKey = await readFile(`${key}.pub`, "utf8");
+    const otherKey = (await readFile(`${other}.pub`, "utf8")).trim();
+    // meta-data as virt-handler writes it for spec.accessCredentials (a block scalar per Secret key).
+    const metaData = `instance-id: vm-ssh\nlocal-hostname: sshvm\npublic-keys:\n  "0": |\n    ${publicKey.trim()}\n`;
+    const userData = `#cloud-config\nssh_authorized_keys:\n  - "${otherKey}"\n`;
+    const iso = join(workDir, "cidata-ssh.iso");
+    const root = join(workDir, "root-ssh.qcow2");
+    await createCidataIso({ userData, metaData }, iso);
+    await createQcow2Overlay(guest.disk, root);
+    const port = await freeLoopbackPort();
+    const qemu = await bootWithQemu({
+      kernel: guest.kernel,
+      initrd: guest.initrd,
+      kernelArgs: guest.diskKernelArgs,
+      disks: [
+        { path: root, format: "qcow2", kind: "virtio" },
+        { path: iso, format: "raw", kind: "cdrom" },
+      ],
+      sshHostPort: port,
+      workDir,
+    });
+    try {
+      await qemu.waitForOutput("ssh-keys: 2 authorized keys for root", BOOT_TIMEOUT_MS);
+      await qemu.waitForOutput(TEST_GUEST_BANNER, BOOT_TIMEOUT_MS);
+      assert.equal(await sshUntilAnswered(key, port, "hostname"), "sshvm");
+      assert.equal(await sshUntilAnswered(other, port, "id -u"), "0", "the user-data key works too");
+      const stranger = join(workDir, "id_stranger");
+      await runCommand("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", stranger]);
+      await assert.rejects(ssh(stranger, port, "hostname"), CommandError, "an unknown key is refused");
+    } finally {
+      await qemu.kill();
+    }
+  });
+
   test("boots from the initramfs alone and finds cidata on a virtio disk", async () => {
     const iso = join(workDir, "cidata-virtio.iso");
     await createCidataIso({ userData: "plain text user data", metaData: "instance-id: x\n" }, iso);
@@ -112,3 +154,37 @@ describe("test guest", () => {
     }
   });
 });
+
+async function freeLoopbackPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (address === null || typeof address === "string") throw new Error("no port for the guest's SSH");
+  return address.port;
+}
+
+async function ssh(identity: string, port: number, command: string): Promise<string> {
+  const options = [
+    "StrictHostKeyChecking=no",
+    "UserKnownHostsFile=/dev/null",
+    "BatchMode=yes",
+    "ConnectTimeout=10",
+  ];
+  const args = [...options.flatMap((option) => ["-o", option]), "-i", identity, "-p", String(port)];
+  const { stdout } = await runCommand("ssh", [...args, "root@127.0.0.1", command]);
+  return stdout.trim();
+}
+
+/** The command's output once the guest's SSH server answers (it starts with the banner, DHCP aside). */
+async function sshUntilAnswered(identity: string, port: number, command: string): Promise<string> {
+  const deadline = Date.now() + BOOT_TIMEOUT_MS;
+  for (;;) {
+    try {
+      return await ssh(identity, port, command);
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error(`ssh to the guest never answered`, { cause: error });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}

@@ -19,9 +19,15 @@ import type { KubeVirt } from "../kinds.js";
 export interface ClusterSettings {
   readonly defaults: ClusterDefaults;
   readonly featureGates: readonly string[];
+  /** The network binding plugins registered under spec.configuration.network.binding. */
+  readonly bindingPlugins: readonly string[];
 }
 
-export const NO_KUBEVIRT_SETTINGS: ClusterSettings = { defaults: KUBEVIRT_DEFAULTS, featureGates: [] };
+export const NO_KUBEVIRT_SETTINGS: ClusterSettings = {
+  defaults: KUBEVIRT_DEFAULTS,
+  featureGates: [],
+  bindingPlugins: [],
+};
 
 export interface ClusterSettingsSource {
   current(): ClusterSettings;
@@ -54,5 +60,6 @@ export function settingsOf(kubevirt: Frozen<KubeVirt>): ClusterSettings {
     defaults: clusterDefaultsFrom(configuration),
     // Enabled and not disabled (KubeVirt's rule: disabledFeatureGates wins).
     featureGates: [...enabledFeatureGates(configuration)],
+    bindingPlugins: Object.keys(configuration?.network?.binding ?? {}),
   };
 }

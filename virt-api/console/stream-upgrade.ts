@@ -1,6 +1,7 @@
 /**
  * console and vnc: a WebSocket upgrade on
- * `/apis/subresources.kubevirt.io/v1/namespaces/NS/virtualmachineinstances/NAME/{console,vnc}`.
+ * `/apis/subresources.kubevirt.io/v1/namespaces/NS/virtualmachineinstances/NAME/{console,vnc}`
+ * (portforward's upgrade is handed to portforward/port-forward-upgrade.ts).
  * Everything that can fail is settled before the caller's upgrade is accepted (caller, RBAC, the
  * VMI, the handler's own WebSocket), so a failure is an ordinary HTTP answer with a Status that
  * virtctl prints; then the two WebSockets are joined.
@@ -11,6 +12,7 @@ import type { TLSSocket } from "node:tls";
 import { type WebSocket, WebSocketServer } from "ws";
 import { refuseUpgrade } from "../../runtime/index.js";
 import { PLAIN_STREAM_PROTOCOL } from "../handler/handler-client.js";
+import { upgradePortForward } from "../portforward/port-forward-upgrade.js";
 import { asStatusError, pathNotFound } from "../status/status-error.js";
 import { admitCaller } from "../subresources/admit-caller.js";
 import { readVmi } from "../subresources/read-vmi.js";
@@ -52,6 +54,10 @@ async function upgrade(
   head: Buffer,
 ): Promise<void> {
   const target = requestTargetOf(request.url);
+  if (target?.subresource === "portforward") {
+    await upgradePortForward(deps, server, target, { incoming: request, socket, head });
+    return;
+  }
   let handler: WebSocket | undefined;
   try {
     if (!target || (target.subresource !== "console" && target.subresource !== "vnc"))

@@ -13,8 +13,11 @@ export const SUBRESOURCES = [
   "guestosinfo",
   "console",
   "vnc",
+  "portforward",
 ] as const;
 export type SubresourceName = (typeof SUBRESOURCES)[number];
+/** The subresources that are WebSocket streams. */
+export type StreamName = Extract<SubresourceName, "console" | "vnc" | "portforward">;
 
 export class VirtApiMetrics {
   readonly #requests: Counter<"subresource" | "code">;
@@ -30,7 +33,7 @@ export class VirtApiMetrics {
     });
     this.#streams = new Gauge({
       name: "kubevirt_virt_api_active_streams",
-      help: "Console and VNC connections proxied to virt-handler right now.",
+      help: "Open streams right now: console and VNC proxied to virt-handler, port-forward tunnels to guests.",
       labelNames: ["subresource"],
       registers: [registry],
     });
@@ -41,14 +44,14 @@ export class VirtApiMetrics {
       registers: [registry],
     });
     // Series exist before the first event, so a dashboard shows 0 rather than nothing.
-    for (const subresource of ["console", "vnc"]) this.#streams.set({ subresource }, 0);
+    for (const subresource of ["console", "vnc", "portforward"]) this.#streams.set({ subresource }, 0);
   }
 
   request(subresource: SubresourceName, code: number): void {
     this.#requests.inc({ subresource, code: String(code) });
   }
 
-  streamOpened(subresource: "console" | "vnc"): () => void {
+  streamOpened(subresource: StreamName): () => void {
     this.#streams.inc({ subresource });
     let closed = false;
     return () => {

@@ -23,13 +23,15 @@ export function apiResourceList() {
     kind: "APIResourceList",
     apiVersion: "v1",
     groupVersion: GROUP_VERSION,
-    resources: Object.entries(SUBRESOURCE_ROUTES).map(([subresource, route]) => ({
-      name: `${route.resource}/${subresource}`,
-      singularName: "",
-      namespaced: true,
-      kind: "",
-      // Empty rather than KubeVirt's null: the same to Go clients, and safe for clients that iterate.
-      verbs: [] as string[],
-    })),
+    resources: Object.entries(SUBRESOURCE_ROUTES).flatMap(([subresource, route]) =>
+      route.resources.map((resource) => ({
+        name: `${resource}/${subresource}`,
+        singularName: "",
+        namespaced: true,
+        kind: "",
+        // Empty rather than KubeVirt's null: the same to Go clients, and safe for clients that iterate.
+        verbs: [] as string[],
+      })),
+    ),
   };
 }

@@ -15,27 +15,45 @@ export interface RequestTarget {
   readonly resource: TargetResource;
   readonly name: string;
   readonly subresource: SubresourceName;
+  /**
+   * portforward only: the path's `{port}` and `{protocol}` as written (`.../portforward/22/tcp`),
+   * empty when absent; port-forward/forwarded-port.ts judges them, with KubeVirt's 400s.
+   */
+  readonly forward?: { readonly port: string; readonly protocol: string };
 }
 
-/** What each subresource is: its resource, its HTTP method, and the verb RBAC is asked about. */
+/** What each subresource is: its resources, its HTTP method, and the verb RBAC is asked about. */
 export const SUBRESOURCE_ROUTES: Readonly<
   Record<
     SubresourceName,
-    { resource: TargetResource; method: "GET" | "PUT"; verb: "get" | "update"; stream: boolean }
+    {
+      resources: readonly TargetResource[];
+      method: "GET" | "PUT";
+      verb: "get" | "update";
+      stream: boolean;
+    }
   >
 > = {
-  start: { resource: "virtualmachines", method: "PUT", verb: "update", stream: false },
-  stop: { resource: "virtualmachines", method: "PUT", verb: "update", stream: false },
-  restart: { resource: "virtualmachines", method: "PUT", verb: "update", stream: false },
-  pause: { resource: "virtualmachineinstances", method: "PUT", verb: "update", stream: false },
-  unpause: { resource: "virtualmachineinstances", method: "PUT", verb: "update", stream: false },
-  guestosinfo: { resource: "virtualmachineinstances", method: "GET", verb: "get", stream: false },
-  console: { resource: "virtualmachineinstances", method: "GET", verb: "get", stream: true },
-  vnc: { resource: "virtualmachineinstances", method: "GET", verb: "get", stream: true },
+  start: { resources: ["virtualmachines"], method: "PUT", verb: "update", stream: false },
+  stop: { resources: ["virtualmachines"], method: "PUT", verb: "update", stream: false },
+  restart: { resources: ["virtualmachines"], method: "PUT", verb: "update", stream: false },
+  pause: { resources: ["virtualmachineinstances"], method: "PUT", verb: "update", stream: false },
+  unpause: { resources: ["virtualmachineinstances"], method: "PUT", verb: "update", stream: false },
+  guestosinfo: { resources: ["virtualmachineinstances"], method: "GET", verb: "get", stream: false },
+  console: { resources: ["virtualmachineinstances"], method: "GET", verb: "get", stream: true },
+  vnc: { resources: ["virtualmachineinstances"], method: "GET", verb: "get", stream: true },
+  // KubeVirt serves port-forward on both: a VM's goes to its VMI.
+  portforward: {
+    resources: ["virtualmachineinstances", "virtualmachines"],
+    method: "GET",
+    verb: "get",
+    stream: true,
+  },
 };
 
+// The port and protocol of portforward are path segments (`.../portforward/{port}[/{protocol}]`).
 const PATH = new RegExp(
-  `^${GROUP_VERSION_PATH}/namespaces/([^/]+)/(virtualmachines|virtualmachineinstances)/([^/]+)/([a-z]+)/?$`,
+  `^${GROUP_VERSION_PATH}/namespaces/([^/]+)/(virtualmachines|virtualmachineinstances)/([^/]+)/([a-z]+)(?:/([^/]*)(?:/([^/]*))?)?/?$`,
 );
 
 /** The target of a URL, or undefined when it names no subresource we serve. */
@@ -43,15 +61,20 @@ export function requestTargetOf(url: string | undefined): RequestTarget | undefi
   const path = new URL(url ?? "/", "https://virt-api").pathname;
   const match = PATH.exec(path);
   if (!match) return undefined;
-  const [, namespace = "", resource = "", name = "", subresource = ""] = match;
+  const [, namespace = "", resource = "", name = "", subresource = "", port, protocol] = match;
   const route = SUBRESOURCE_ROUTES[subresource as SubresourceName];
-  if (!route || route.resource !== resource) return undefined;
+  if (!route?.resources.includes(resource as TargetResource)) return undefined;
+  const forwarding = subresource === "portforward";
+  if (!forwarding && (port || protocol)) return undefined;
   try {
     return {
       namespace: decodeURIComponent(namespace),
-      resource: route.resource,
+      resource: resource as TargetResource,
       name: decodeURIComponent(name),
       subresource: subresource as SubresourceName,
+      ...(forwarding
+        ? { forward: { port: decodeURIComponent(port ?? ""), protocol: decodeURIComponent(protocol ?? "") } }
+        : {}),
     };
   } catch {
     return undefined;

@@ -4,13 +4,15 @@ import type { RequestHeaderConfig } from "../auth/request-header-config.js";
 import type { Authorizer } from "../auth/subject-access-review.js";
 import type { HandlerClient } from "../handler/handler-client.js";
 import type { HandlerLocator } from "../handler/handler-locator.js";
-import type { VirtualMachine, VirtualMachineInstance } from "../kinds.js";
+import type { Pod, VirtualMachine, VirtualMachineInstance } from "../kinds.js";
 import type { VirtApiMetrics } from "../server/virt-api-metrics.js";
 
 /** What the subresource endpoints (HTTP and WebSocket) work with. */
 export interface SubresourceDependencies {
   readonly vms: ResourceClient<VirtualMachine>;
   readonly vmis: ResourceClient<VirtualMachineInstance>;
+  /** Launcher pods (any namespace): a port-forward's address must be one of its VMI's pod IPs. */
+  readonly pods: ResourceClient<Pod>;
   readonly authorizer: Authorizer;
   readonly requestHeader: { current(): RequestHeaderConfig | undefined };
   readonly handlerLocator: HandlerLocator;

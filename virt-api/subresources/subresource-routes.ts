@@ -1,7 +1,8 @@
 /**
  * The HTTP side of subresources.kubevirt.io/v1: discovery, version, the VM lifecycle PUTs
  * (202 Accepted, as KubeVirt), pause/unpause (forwarded to the VMI's virt-handler) and
- * guestosinfo. console and vnc are WebSockets (stream-upgrade.ts); a plain GET of them is a 400.
+ * guestosinfo. console, vnc and portforward are WebSockets (console/stream-upgrade.ts); a plain
+ * GET of them is a 400.
  */
 
 import type { TLSSocket } from "node:tls";
@@ -45,24 +46,25 @@ export function registerSubresourceRoutes(
     discovery(() => versionInfo),
   );
 
-  app.route({
-    method: ["GET", "PUT", "POST", "PATCH", "DELETE"],
-    url: `${GROUP_VERSION_PATH}/namespaces/:namespace/:resource/:name/:subresource`,
-    handler: async (request, reply) => {
-      const target = requestTargetOf(request.url);
-      if (!target) throw pathNotFound(request.url);
-      const route = SUBRESOURCE_ROUTES[target.subresource];
-      if (request.method !== route.method) throw methodNotAllowed(request.method, request.url);
-      try {
-        await admitCaller(deps, request.raw.socket as TLSSocket, request.raw.headersDistinct, target);
-        const code = await serve(deps, target, request, reply);
-        deps.metrics.request(target.subresource, code);
-      } catch (error) {
-        deps.metrics.request(target.subresource, asStatusError(error).code);
-        throw error;
-      }
-    },
-  });
+  const subresourceHandler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const target = requestTargetOf(request.url);
+    if (!target) throw pathNotFound(request.url);
+    const route = SUBRESOURCE_ROUTES[target.subresource];
+    if (request.method !== route.method) throw methodNotAllowed(request.method, request.url);
+    try {
+      await admitCaller(deps, request.raw.socket as TLSSocket, request.raw.headersDistinct, target);
+      const code = await serve(deps, target, request, reply);
+      deps.metrics.request(target.subresource, code);
+    } catch (error) {
+      deps.metrics.request(target.subresource, asStatusError(error).code);
+      throw error;
+    }
+  };
+  const methods = ["GET", "PUT", "POST", "PATCH", "DELETE"] as const;
+  const objectPath = `${GROUP_VERSION_PATH}/namespaces/:namespace/:resource/:name`;
+  app.route({ method: [...methods], url: `${objectPath}/:subresource`, handler: subresourceHandler });
+  // portforward's port and protocol follow it in the path (`.../portforward/22/tcp`).
+  app.route({ method: [...methods], url: `${objectPath}/portforward/*`, handler: subresourceHandler });
 }
 
 /** Answers the request; returns the HTTP code sent. */
@@ -109,6 +111,7 @@ async function serve(
     }
     case "console":
     case "vnc":
+    case "portforward":
       throw badRequest(
         `${target.subresource} is a WebSocket subresource: connect with an Upgrade: websocket request`,
       );

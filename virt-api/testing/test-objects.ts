@@ -1,6 +1,7 @@
 /** VMs and VMIs for virt-api's tests, written straight to the API server (no controller runs). */
 import type { RunStrategy } from "../../api/index.js";
-import type { KubeClient } from "../../runtime/index.js";
+import { LABELS } from "../../api/index.js";
+import { type KubeClient, podKind } from "../../runtime/index.js";
 import { type VirtualMachine, type VirtualMachineInstance, vmiKind, vmKind } from "../kinds.js";
 import { NODE_NAME } from "./virt-api-fixture.js";
 
@@ -62,4 +63,44 @@ export function subresourcePath(
   subresource: string,
 ): string {
   return `/apis/subresources.kubevirt.io/v1/namespaces/${TEST_NAMESPACE}/${resource}/${name}/${subresource}`;
+}
+
+/**
+ * Gives the VMI a guest address (127.0.0.1 unless told, or no interface for null) and a Running
+ * launcher pod at `podIp` (the same address unless told): what port-forward dials.
+ */
+export async function placeGuest(
+  client: KubeClient,
+  name: string,
+  options: { vmiIp?: string | null; podIp?: string } = {},
+): Promise<void> {
+  const vmis = client.resource(vmiKind);
+  const vmi = await vmis.get({ namespace: TEST_NAMESPACE, name });
+  const vmiIp = options.vmiIp === undefined ? "127.0.0.1" : options.vmiIp;
+  await vmis.mergePatch(
+    { namespace: TEST_NAMESPACE, name },
+    {
+      status: {
+        interfaces: vmiIp === null ? [] : [{ name: "default", ipAddress: vmiIp, ipAddresses: [vmiIp] }],
+      },
+    },
+  );
+  const pods = client.resource(podKind);
+  const podName = `virt-launcher-${name}-abcde`;
+  await pods.create({
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: {
+      name: podName,
+      namespace: TEST_NAMESPACE,
+      labels: { "kubevirt.io": "virt-launcher", [LABELS.createdBy]: vmi.metadata?.uid ?? "" },
+    },
+    spec: { containers: [{ name: "compute", image: "virt-launcher" }] },
+  });
+  const podIp = options.podIp ?? "127.0.0.1";
+  await pods.mergePatch(
+    { namespace: TEST_NAMESPACE, name: podName },
+    { status: { phase: "Running", podIP: podIp, podIPs: [{ ip: podIp }] } },
+    { subresource: "status" },
+  );
 }

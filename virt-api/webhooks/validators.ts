@@ -6,6 +6,7 @@
  */
 import {
   type Cause,
+  type VirtualMachineValidationOptions,
   validateKubeVirt,
   validateVirtualMachine,
   validateVirtualMachineInstance,
@@ -24,21 +25,24 @@ export interface ObjectValidator {
   restrict?(request: AdmissionRequest, installNamespace: string): Cause[];
 }
 
+/** What the rules need of the cluster: the gates and the registered binding plugins. */
+function clusterFacts(settings: ClusterSettings): VirtualMachineValidationOptions {
+  return { featureGates: settings.featureGates, bindingPlugins: settings.bindingPlugins };
+}
+
 export const validatorsOf = {
   virtualMachine: {
     defaulter: defaultsOf.virtualMachine,
-    validate: (object, settings) => validateVirtualMachine(object, { featureGates: settings.featureGates }),
+    validate: (object, settings) => validateVirtualMachine(object, clusterFacts(settings)),
   },
   virtualMachineInstance: {
     defaulter: defaultsOf.virtualMachineInstance,
-    validate: (object, settings) =>
-      validateVirtualMachineInstance(object, { featureGates: settings.featureGates }),
+    validate: (object, settings) => validateVirtualMachineInstance(object, clusterFacts(settings)),
     restrict: vmiRestrictionCauses,
   },
   replicaSet: {
     defaulter: defaultsOf.replicaSet,
-    validate: (object, settings) =>
-      validateVirtualMachineInstanceReplicaSet(object, { featureGates: settings.featureGates }),
+    validate: (object, settings) => validateVirtualMachineInstanceReplicaSet(object, clusterFacts(settings)),
   },
   kubeVirt: {
     defaulter: defaultsOf.kubeVirt,

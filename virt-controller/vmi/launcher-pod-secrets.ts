@@ -3,10 +3,13 @@
 // `secret` volume of the pod, so the kubelet fetches the Secret with the node's credentials and
 // virt-handler reads it from the pod's volume directory on the node. virt-handler needs no right
 // to read Secrets, and a VMI reaches only Secrets of its own namespace: a pod's secret volume
-// always names a Secret of the pod's namespace, which is the VMI's.
+// always names a Secret of the pod's namespace, which is the VMI's. The SSH key Secrets of
+// spec.accessCredentials that cloud-init propagates travel the same way (handleAccessCredentials).
 import {
+  accessCredentialVolumeName,
   CLOUD_INIT_SECRET_REFERENCES,
   cloudInitSecretVolumeName,
+  propagatedKeySecrets,
   type VirtualMachineInstanceSpec,
 } from "../../api/index.js";
 import type { Pod } from "../kinds.js";
@@ -52,6 +55,36 @@ export function cloudInitSecretVolumes(spec: VirtualMachineInstanceSpec): Launch
         });
       }
     }
+  }
+  const accessCredentials = accessCredentialSecretVolumes(spec);
+  rendered.volumes.push(...accessCredentials.volumes);
+  rendered.volumeMounts.push(...accessCredentials.volumeMounts);
+  return rendered;
+}
+
+/**
+ * One `<secretName>-access-cred` secret volume per Secret of an SSH key that cloud-init propagates
+ * (noCloud, configDrive), mounted whole and read-only at
+ * /var/run/kubevirt-private/secret/<secretName>-access-cred/: every key of it is a public key.
+ * Credentials through the guest agent are refused at admission, so they get none. A Secret whose
+ * volume name would not be a DNS label (a name with dots, or over 51 characters) gets no volume,
+ * for the reason given above.
+ */
+export function accessCredentialSecretVolumes(spec: VirtualMachineInstanceSpec): LauncherSecretVolumes {
+  const rendered: LauncherSecretVolumes = { volumes: [], volumeMounts: [] };
+  const secretNames = new Set([
+    ...propagatedKeySecrets(spec, "noCloud"),
+    ...propagatedKeySecrets(spec, "configDrive"),
+  ]);
+  for (const secretName of secretNames) {
+    const podVolumeName = accessCredentialVolumeName(secretName);
+    if (!isDnsLabel(podVolumeName)) continue;
+    rendered.volumes.push({ name: podVolumeName, secret: { secretName } });
+    rendered.volumeMounts.push({
+      name: podVolumeName,
+      mountPath: `${SECRET_SOURCE_DIR}/${podVolumeName}`,
+      readOnly: true,
+    });
   }
   return rendered;
 }

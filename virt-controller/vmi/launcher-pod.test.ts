@@ -8,10 +8,11 @@ import { LAUNCHER, renderLauncherPod } from "./launcher-pod.js";
 type VmiSpec = VirtualMachineInstance["spec"];
 type Volume = NonNullable<VmiSpec["volumes"]>[number];
 
-function launcherPodOf(volumes: Volume[]) {
+function launcherPodOf(volumes: Volume[], accessCredentials?: VmiSpec["accessCredentials"]) {
   const spec = smallVmiSpec();
   const withVolumes: VmiSpec = {
     ...spec,
+    ...(accessCredentials === undefined ? {} : { accessCredentials }),
     domain: {
       ...spec.domain,
       // No pod network: these tests look at the Secrets' volumes alone.
@@ -75,6 +76,37 @@ describe("launcher pod volumes", () => {
       compute(pod)?.volumeMounts?.map((mount) => mount.mountPath),
       ["/var/run/kubevirt-private/secret/cd/userdata", "/var/run/kubevirt-private/secret/cd/userData"],
     );
+  });
+
+  test("accessCredentials through cloud-init: one <secret>-access-cred volume per Secret, mounted whole", () => {
+    const key = (secretName: string, propagationMethod: object) => ({
+      sshPublicKey: { source: { secret: { secretName } }, propagationMethod },
+    });
+    const pod = launcherPodOf(
+      [{ name: "ci", cloudInitNoCloud: { userData: "#cloud-config\n" } }],
+      [
+        key("team-keys", { noCloud: {} }),
+        key("team-keys", { noCloud: {} }),
+        key("ops-keys", { configDrive: {} }),
+        key("dotted.name", { noCloud: {} }),
+      ],
+    );
+    assert.deepEqual(pod.spec?.volumes, [
+      { name: "team-keys-access-cred", secret: { secretName: "team-keys" } },
+      { name: "ops-keys-access-cred", secret: { secretName: "ops-keys" } },
+    ]);
+    assert.deepEqual(compute(pod)?.volumeMounts, [
+      {
+        name: "team-keys-access-cred",
+        mountPath: "/var/run/kubevirt-private/secret/team-keys-access-cred",
+        readOnly: true,
+      },
+      {
+        name: "ops-keys-access-cred",
+        mountPath: "/var/run/kubevirt-private/secret/ops-keys-access-cred",
+        readOnly: true,
+      },
+    ]);
   });
 
   test("a reference whose pod volume name is no DNS label gets no volume (the pod stays creatable)", () => {

@@ -4,7 +4,7 @@ import {
   guestHostname,
   LABELS,
   LAUNCHER_NETWORK,
-  launcherServedInterface,
+  launcherJoinsPodNetwork,
   type VirtualMachineInstanceSpec,
   VMI_ID_LABEL,
   vmiIdOf,
@@ -45,7 +45,7 @@ export function renderLauncherPod(
 ): Pod {
   const name = vmi.metadata?.name ?? "";
   const secrets = cloudInitSecretVolumes(spec);
-  const served = launcherServedInterface(spec) !== undefined;
+  const served = launcherJoinsPodNetwork(spec);
   const network = launcherNetwork();
   const mounts = [...(served ? network.volumeMounts : []), ...secrets.volumeMounts];
   const volumes = [...(served ? network.volumes : []), ...secrets.volumes];
@@ -82,7 +82,7 @@ export function renderLauncherPod(
           name: LAUNCHER.container,
           image: options.image,
           resources: launcherResources(spec, options.useEmulation),
-          ...(served ? { env: network.env } : {}),
+          ...(launcherJoinsPodNetwork(spec) ? { env: network.env } : {}),
           ...launcherProbes(spec),
           ...(mounts.length > 0 ? { volumeMounts: mounts } : {}),
         },

@@ -12,6 +12,8 @@ export interface ConversionOptions {
   emulation: boolean;
   /** Where QEMU's VNC server listens (a unix socket). */
   vncSocketPath: string;
+  /** The UNIX socket of the VM's passt (in the launcher pod), for a passt interface. */
+  passtSocketPath?: string;
   /** Also write the serial console's output to this file. */
   serialLogPath?: string;
   /** Whether OVMF (UEFI firmware for QEMU) is installed; EFI VMIs are refused without it. Default false. */

@@ -2,7 +2,9 @@
 // namespace: the NIC is a tap libvirt opens by name (`type='ethernet'`, `managed='no'`), which
 // virt-handler makes on the node before the start and moves into the pod right after it (network/;
 // for bridge it also sets the guest's MAC to the pod's). The deprecated slirp is QEMU's user-mode
-// networking (`<interface type='user'>`, outbound only, from the node's namespace).
+// networking (`<interface type='user'>`, outbound only, from the node's namespace). passt
+// (`passtBinding`, or the `passt` binding plugin) is a NIC QEMU joins to the passt virt-handler
+// runs in the pod (passt-nic.ts), on the domain's command line.
 import type { Interface, Network } from "../../api/index.js";
 import type { NetworkInterface } from "../../libvirt/domain-xml/index.js";
 import { guestMacAddress } from "../network/guest-mac.js";
@@ -10,9 +12,12 @@ import { nodeTapName } from "../network/tap-name.js";
 import { bootOrderOf } from "./boot-order.js";
 import type { Configurator } from "./configurator.js";
 import { VmiConversionError } from "./conversion-error.js";
+import { PASST_FIRST_SLOT, passtNicArgs } from "./passt-nic.js";
 
 const POD_NETWORK_BINDINGS = ["masquerade", "bridge", "slirp"] as const;
-const OTHER_BINDINGS = ["sriov", "passtBinding", "macvtap", "passt", "binding"] as const;
+const OTHER_BINDINGS = ["sriov", "macvtap", "passt"] as const;
+/** The binding plugin kubevirt-ts implements itself (KubeVirt's, before passt became a core binding). */
+export const PASST_PLUGIN = "passt";
 const NIC_MODELS = ["e1000", "e1000e", "igb", "ne2k_pci", "pcnet", "rtl8139", "virtio"] as const;
 
 function modelOf(iface: Interface): string {
@@ -41,6 +46,13 @@ function checkSupported(iface: Interface, network: Network | undefined): void {
       `interface ${iface.name}: the ${other} binding is not supported yet`,
     );
   }
+  if (iface.binding !== undefined && iface.binding.name !== PASST_PLUGIN) {
+    throw new VmiConversionError(
+      "UnsupportedInterface",
+      `interface ${iface.name}: the binding plugin ${iface.binding.name} is not supported (only ${PASST_PLUGIN})`,
+    );
+  }
+  if (usesPasst(iface)) return;
   if (!POD_NETWORK_BINDINGS.some((binding) => iface[binding] !== undefined)) {
     throw new VmiConversionError(
       "InvalidSpec",
@@ -49,8 +61,50 @@ function checkSupported(iface: Interface, network: Network | undefined): void {
   }
 }
 
-export const configurePodNetwork: Configurator = (domain, { spec, identity }) => {
+/** passtBinding, or the passt binding plugin: the same NIC and the same passt in the pod. */
+export function usesPasst(iface: Pick<Interface, "passtBinding" | "binding">): boolean {
+  return iface.passtBinding !== undefined || iface.binding?.name === PASST_PLUGIN;
+}
+
+function passtArgs(
+  iface: Interface,
+  mac: string,
+  socketPath: string | undefined,
+  placement: { rootBus: "pcie.0" | "pci.0"; slot: number },
+): string[] {
+  if (socketPath === undefined) {
+    throw new VmiConversionError(
+      "UnsupportedInterface",
+      `interface ${iface.name}: passt needs the VM's directory`,
+    );
+  }
+  if (modelOf(iface) !== "virtio") {
+    throw new VmiConversionError(
+      "InvalidSpec",
+      `interface ${iface.name}: passt needs model virtio, not ${iface.model}`,
+    );
+  }
+  // QEMU's NIC options have no link state; a down link would need the monitor after every start.
+  if (iface.state === "down") {
+    throw new VmiConversionError(
+      "UnsupportedInterface",
+      `interface ${iface.name}: state down is not supported with passt yet`,
+    );
+  }
+  return passtNicArgs({
+    interfaceName: iface.name,
+    mac,
+    socketPath,
+    ...placement,
+    ...(iface.bootOrder !== undefined
+      ? { bootOrder: bootOrderOf(`interface ${iface.name}`, iface.bootOrder) }
+      : {}),
+  });
+}
+
+export const configurePodNetwork: Configurator = (domain, { spec, identity, options }) => {
   const interfaces: NetworkInterface[] = [];
+  const commandline: string[] = [];
   for (const iface of spec.domain.devices.interfaces ?? []) {
     if (iface.state === "absent") continue;
     checkSupported(
@@ -59,6 +113,12 @@ export const configurePodNetwork: Configurator = (domain, { spec, identity }) =>
     );
     const mac = guestMacAddress(iface, identity.uid);
     if (mac instanceof Error) throw new VmiConversionError("InvalidSpec", mac.message);
+    if (usesPasst(iface)) {
+      const rootBus = (domain.os.machine ?? "q35").includes("q35") ? "pcie.0" : "pci.0";
+      const slot = PASST_FIRST_SLOT - commandline.filter((arg) => arg === "-device").length;
+      commandline.push(...passtArgs(iface, mac, options.passtSocketPath, { rootBus, slot }));
+      continue;
+    }
     const common = { mac, model: modelOf(iface), alias: `ua-${iface.name}` };
     const nic: NetworkInterface =
       iface.masquerade !== undefined || iface.bridge !== undefined
@@ -76,4 +136,10 @@ export const configurePodNetwork: Configurator = (domain, { spec, identity }) =>
   }
   if (interfaces.length > 0)
     domain.devices.interfaces = [...(domain.devices.interfaces ?? []), ...interfaces];
+  if (commandline.length > 0) {
+    domain.qemuCommandline = {
+      ...domain.qemuCommandline,
+      args: [...(domain.qemuCommandline?.args ?? []), ...commandline],
+    };
+  }
 };

@@ -12,7 +12,7 @@ import {
 } from "../converter/index.js";
 import type { Vmi } from "../kinds.js";
 import { prepareVolumes, removeVmFiles } from "../storage/index.js";
-import { VNC_SOCKET_NAME } from "./socket-paths.js";
+import { PASST_SOCKET_NAME, VNC_SOCKET_NAME } from "./socket-paths.js";
 import {
   type BuildOptions,
   type VmiDomainFactory,
@@ -54,6 +54,7 @@ export class ConverterDomainFactory implements VmiDomainFactory {
         domainName: this.domainName(vmi),
         emulation: options.emulation,
         vncSocketPath: join(options.vmDir, VNC_SOCKET_NAME),
+        passtSocketPath: join(options.vmDir, PASST_SOCKET_NAME),
         serialLogPath: join(options.vmDir, "serial.log"),
         efiFirmwareAvailable: this.#options.efiFirmwareAvailable,
       });

@@ -103,7 +103,9 @@ export class DomainLifecycle {
   async remove(observed: ObservedDomain, log: Logger): Promise<void> {
     const { handle, identity, facts } = observed;
     if (facts.state !== DomainState.Shutoff) await ignoreNotRunning(handle.destroy());
-    if (identity !== undefined) await this.#options.factory.removeFiles(this.vmDir(identity.uid));
+    if (identity !== undefined) {
+      await this.#options.factory.removeFiles(this.vmDir(identity.uid));
+    }
     // An EFI domain has an NVRAM file libvirt made for it; undefine refuses to leave it behind.
     const os = observed.definition?.os;
     const nvram = os?.nvram !== undefined || os?.firmware === "efi";

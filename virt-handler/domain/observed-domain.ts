@@ -7,6 +7,7 @@ import {
   type NetworkInterface,
 } from "../../libvirt/domain-xml/index.js";
 import { type Connection, type Domain, DomainState, ErrorCode, LibvirtError } from "../../libvirt/index.js";
+import { passtNicsOf } from "../converter/passt-nic.js";
 import { taggedNode } from "./domain-tag.js";
 import type { VmiDomainFactory, VmiIdentity } from "./vmi-domain-factory.js";
 
@@ -54,7 +55,7 @@ export function observeHandle(handle: Domain, factory: VmiDomainFactory): Observ
       name: handle.name,
       identity: definition === undefined ? undefined : factory.identify(definition),
       node: definition === undefined ? undefined : taggedNode(definition),
-      facts: { state: state.state, reason: state.reason, interfaces: definition?.devices.interfaces ?? [] },
+      facts: { state: state.state, reason: state.reason, interfaces: interfacesOf(definition) },
       definition,
     };
   } catch (error) {
@@ -76,4 +77,10 @@ function readDefinition(handle: Domain): DomainDefinition | undefined {
 /** Whether QEMU runs for the domain (running, paused, blocked, shutting down or suspended to RAM). */
 export function isActive(facts: DomainFacts): boolean {
   return facts.state !== DomainState.Shutoff && facts.state !== DomainState.Crashed;
+}
+
+/** libvirt's NICs and the passt NICs the converter put on QEMU's command line (passt-nic.ts). */
+function interfacesOf(definition: DomainDefinition | undefined): NetworkInterface[] {
+  if (definition === undefined) return [];
+  return [...(definition.devices.interfaces ?? []), ...passtNicsOf(definition)];
 }

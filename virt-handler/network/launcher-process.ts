@@ -28,7 +28,7 @@ export async function findLauncherNetns(
   podUid: string,
   procDir = "/proc",
 ): Promise<LauncherNetns | undefined> {
-  const wanted = Buffer.from(`${LAUNCHER_NETWORK.podUidEnv}=${podUid}\0`);
+  const wanted = launcherEnvEntry(podUid);
   const matches: { pid: number; netns: number }[] = [];
   for (const entry of await readdir(procDir)) {
     if (!/^\d+$/.test(entry)) continue;
@@ -52,6 +52,19 @@ export async function findLauncherNetns(
     );
   }
   return { pid: first.pid, path: join(procDir, String(first.pid), "ns", "net") };
+}
+
+/**
+ * Whether process `pid` is still one of launcher pod `podUid`'s, for a caller that keeps the pid
+ * `findLauncherNetns` gave: the process may have ended and its pid gone to another.
+ */
+export async function isLauncherProcess(pid: number, podUid: string, procDir = "/proc"): Promise<boolean> {
+  const environ = await readFile(join(procDir, String(pid), "environ")).catch(() => undefined);
+  return environ !== undefined && startsOrContains(environ, launcherEnvEntry(podUid));
+}
+
+function launcherEnvEntry(podUid: string): Buffer {
+  return Buffer.from(`${LAUNCHER_NETWORK.podUidEnv}=${podUid}\0`);
 }
 
 /** The daemons QEMU is started by (the monolithic one, or the modular QEMU driver). */

@@ -117,6 +117,20 @@ export class PodNetworkSetup {
    * on a dummy eth0 for the pod's own view; nothing in our launcher pod uses it (its status comes
    * from the kubelet), and not every node's kernel has dummy devices, so the pod gives it up.
    */
+  /**
+   * For the passt binding: the guest's ports (22, 80, ...) bound by passt once it runs as nobody,
+   * and ICMP echo sockets for its group, as KubeVirt sets them for its launcher; per namespace, so
+   * the node's own settings are untouched.
+   */
+  async allowUnprivilegedSockets(netns: LauncherNetns): Promise<void> {
+    await this.#inPod(netns, "sysctl", [
+      "-q",
+      "-w",
+      "net.ipv4.ip_unprivileged_port_start=0",
+      "net.ipv4.ping_group_range=65534 65534",
+    ]);
+  }
+
   async prepareBridge(netns: LauncherNetns, pod: PodInterfaceFacts, tap: string): Promise<void> {
     let links = await this.#links(netns);
     if (!links.some((link) => link.ifname === POD_NIC)) {
@@ -133,6 +147,12 @@ export class PodNetworkSetup {
     await this.#inPod(netns, "ip", ["addr", "replace", BRIDGE_DHCP_SERVER, "dev", POD_BRIDGE]);
     await this.#inPod(netns, "sysctl", ["-q", "-w", `net.ipv4.conf.${POD_BRIDGE}.arp_ignore=1`]);
     await this.#inPod(netns, "ip", ["link", "set", POD_BRIDGE, "up"]);
+    // What the pod's own netfilter translates of the guest's bridged traffic (a Service address
+    // DNATed in the pod, as the dev cluster's kube-proxy does) is sent on by the bridge it came in
+    // on only if the pod routes its range there and forwards (br_netfilter's "bridged DNAT"); the
+    // pod has no address left, and no other route, so nothing else is forwarded.
+    await this.#inPod(netns, "ip", ["route", "replace", podSubnet(pod), "dev", POD_BRIDGE]);
+    await this.#inPod(netns, "sysctl", ["-q", "-w", "net.ipv4.ip_forward=1"]);
     await this.#inPod(netns, "ip", [
       "link",
       "set",
@@ -207,4 +227,13 @@ export class PodNetworkSetup {
   #inPod(netns: LauncherNetns, command: string, args: readonly string[]): Promise<string> {
     return this.#run("nsenter", [`--net=${netns.path}`, "--", command, ...args]);
   }
+}
+
+/** The pod interface's network, e.g. 10.244.0.0/24 for 10.244.0.7/24. */
+function podSubnet(pod: PodInterfaceFacts): string {
+  const value = pod.address.split(".").reduce((sum, octet) => sum * 256 + Number(octet), 0);
+  const size = 2 ** (32 - pod.prefixLength);
+  const network = value - (value % size);
+  const octets = [24, 16, 8, 0].map((shift) => Math.floor(network / 2 ** shift) % 256);
+  return `${octets.join(".")}/${pod.prefixLength}`;
 }

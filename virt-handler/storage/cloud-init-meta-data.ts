@@ -24,8 +24,22 @@ export function cloudInitHostname(identity: MetaDataIdentity): string {
   return hostname;
 }
 
-/** NoCloud's `meta-data` (YAML). */
-export function noCloudMetaData(identity: MetaDataIdentity): string {
-  const metaData = { "instance-id": identity.instanceId, "local-hostname": cloudInitHostname(identity) };
+/**
+ * The public keys as KubeVirt's meta-data carries them (`public-keys` in NoCloud's, `public_keys` in
+ * ConfigDrive's): a map from "0", "1", ... to each key's text; none when there are no keys.
+ */
+export function numberedPublicKeys(publicKeys: readonly string[]): Record<string, string> | undefined {
+  if (publicKeys.length === 0) return undefined;
+  return Object.fromEntries(publicKeys.map((key, position) => [String(position), key]));
+}
+
+/** NoCloud's `meta-data` (YAML), with the SSH keys of spec.accessCredentials (noCloud) if any. */
+export function noCloudMetaData(identity: MetaDataIdentity, publicKeys: readonly string[] = []): string {
+  const keys = numberedPublicKeys(publicKeys);
+  const metaData = {
+    "instance-id": identity.instanceId,
+    "local-hostname": cloudInitHostname(identity),
+    ...(keys === undefined ? {} : { "public-keys": keys }),
+  };
   return stringify(metaData, { lineWidth: 0 });
 }

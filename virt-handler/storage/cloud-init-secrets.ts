@@ -4,9 +4,6 @@
 // wrote it on this node with the node's credentials, and it is read here from that pod volume's
 // directory. virt-handler never reads a Secret through the API, and the pod, being in the VMI's
 // namespace, can only have fetched Secrets of that namespace.
-import { constants } from "node:fs";
-import { type FileHandle, open, realpath } from "node:fs/promises";
-import { join, sep } from "node:path";
 import {
   CLOUD_INIT_SECRET_REFERENCES,
   type CloudInitSecretReference,
@@ -14,6 +11,7 @@ import {
 } from "../../api/index.js";
 import { VmiConversionError } from "../converter/conversion-error.js";
 import type { CloudInitData } from "./cloud-init.js";
+import { readSecretKey, type SecretVolumeSource, secretVolumeRoot } from "./secret-volume-files.js";
 
 /** The launcher pod's volumes on this node (vmi/launcher-pod-volumes.ts finds them). */
 export interface LauncherPodVolumes {
@@ -32,15 +30,6 @@ const INLINE_FIELDS = {
 } as const satisfies Record<CloudInitSecretReference["field"], readonly string[]>;
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-/** The API server's limit on a Secret: a bigger file is no Secret's key. */
-const MAX_SECRET_BYTES = 1024 * 1024;
-
-/** Where the text of one reference comes from, for messages. */
-interface KeySource {
-  readonly volumeName: string;
-  readonly podVolumeName: string;
-  readonly secretName: string;
-}
 
 /**
  * `data` with each secret reference replaced by the text it names (userData, networkData), read
@@ -73,7 +62,7 @@ function keySourceOf(
   volumeName: string,
   data: CloudInitData,
   reference: CloudInitSecretReference,
-): KeySource {
+): SecretVolumeSource {
   const secretName = data[reference.field]?.name;
   if (!secretName) {
     throw new VmiConversionError("InvalidSpec", `volume ${volumeName}: ${reference.field} has no name`);
@@ -92,76 +81,22 @@ function keySourceOf(
       `volume ${volumeName}: with a ${reference.field}, the volume name must be a lower-case DNS label of at most ${62 - reference.suffix.length} characters (its launcher pod volume is ${podVolumeName})`,
     );
   }
-  return { volumeName, podVolumeName, secretName };
+  return { owner: `volume ${volumeName}`, podVolumeName, secretName };
 }
 
 /** The first of `keys` the volume holds. The kubelet's own symlinks are followed, within the volume only. */
-async function readFirstKey(dir: string, keys: readonly string[], source: KeySource): Promise<string> {
-  let root: string;
-  try {
-    root = await realpath(dir);
-  } catch (error) {
-    if (codeOf(error) !== "ENOENT") throw error;
-    throw new VmiConversionError(
-      "VolumePreparationFailed",
-      `volume ${source.volumeName}: the launcher pod's volume ${source.podVolumeName} (secret "${source.secretName}") is not on this node: ${dir} does not exist`,
-      { cause: error },
-    );
-  }
+async function readFirstKey(
+  dir: string,
+  keys: readonly string[],
+  source: SecretVolumeSource,
+): Promise<string> {
+  const root = await secretVolumeRoot(dir, source);
   for (const key of keys) {
-    const text = await readKey(root, key, source);
+    const text = await readSecretKey(root, key, source);
     if (text !== undefined) return text;
   }
   throw new VmiConversionError(
     "InvalidSpec",
-    `volume ${source.volumeName}: secret "${source.secretName}" has no key ${keys.join(" or ")}`,
+    `${source.owner}: secret "${source.secretName}" has no key ${keys.join(" or ")}`,
   );
-}
-
-/** The key's text; undefined when the volume has no such file (a directory counts as none). */
-async function readKey(root: string, key: string, source: KeySource): Promise<string | undefined> {
-  // kubelet's atomic writer makes each key a symlink into its `..data` directory: resolve it,
-  // then insist that the file is inside the volume.
-  let target: string;
-  try {
-    target = await realpath(join(root, key));
-  } catch (error) {
-    if (codeOf(error) === "ENOENT") return undefined;
-    throw error;
-  }
-  const what = `volume ${source.volumeName}: key ${key} of secret "${source.secretName}"`;
-  if (!target.startsWith(`${root}${sep}`)) {
-    throw new VmiConversionError(
-      "InvalidSpec",
-      `${what} leads out of its pod volume (to ${target}): refused`,
-    );
-  }
-  let handle: FileHandle;
-  try {
-    // No symlink is left on the resolved path; O_NOFOLLOW refuses one put there since, and
-    // O_NONBLOCK keeps a FIFO from blocking the open.
-    handle = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    throw new VmiConversionError(
-      "VolumePreparationFailed",
-      `${what} changed while it was read: ${error instanceof Error ? error.message : String(error)}`,
-      { cause: error },
-    );
-  }
-  try {
-    const stat = await handle.stat();
-    // The kubelet makes a subPath mount of a key the Secret lacks an empty directory.
-    if (stat.isDirectory()) return undefined;
-    if (!stat.isFile()) throw new VmiConversionError("InvalidSpec", `${what} is not a regular file`);
-    if (stat.size > MAX_SECRET_BYTES) {
-      throw new VmiConversionError("InvalidSpec", `${what} is larger than a Secret can be (1 MiB)`);
-    }
-    return (await handle.readFile()).toString("utf8");
-  } finally {
-    await handle.close();
-  }
-}
-
-function codeOf(error: unknown): string | undefined {
-  return error instanceof Error && "code" in error ? String(error.code) : undefined;
 }

@@ -3,7 +3,7 @@
 // openstack/latest/{user_data, meta_data.json, network_data.json}). Pure: the ISO is made elsewhere,
 // and Secrets the source references are read before (cloud-init-secrets.ts).
 import { VmiConversionError } from "../converter/conversion-error.js";
-import { cloudInitHostname, noCloudMetaData } from "./cloud-init-meta-data.js";
+import { cloudInitHostname, noCloudMetaData, numberedPublicKeys } from "./cloud-init-meta-data.js";
 
 /** What the guest learns about itself: instance-id (the VMI's uid) and its hostname. */
 export interface CloudInitIdentity {
@@ -79,30 +79,42 @@ function cloudInitTexts(
   };
 }
 
-/** NoCloud's files: user-data (empty when not given: cloud-init requires the file), meta-data, network-config. */
+/**
+ * NoCloud's files: user-data (empty when not given: cloud-init requires the file), meta-data (with the
+ * access credentials' public keys, as KubeVirt puts them there: the user's user-data is left as it is),
+ * network-config.
+ */
 export function noCloudFiles(
   volumeName: string,
   data: CloudInitData,
   identity: CloudInitIdentity,
+  publicKeys: readonly string[] = [],
 ): Map<string, string> {
   const { userData, networkData } = cloudInitTexts(volumeName, data);
   const files = new Map<string, string>([
     ["user-data", userData ?? ""],
-    ["meta-data", noCloudMetaData(identity)],
+    ["meta-data", noCloudMetaData(identity, publicKeys)],
   ]);
   if (networkData !== undefined) files.set("network-config", networkData);
   return files;
 }
 
-/** ConfigDrive's files under openstack/latest/. */
+/** ConfigDrive's files under openstack/latest/ (meta_data.json with the public keys, if any). */
 export function configDriveFiles(
   volumeName: string,
   data: CloudInitData,
   identity: CloudInitIdentity,
+  publicKeys: readonly string[] = [],
 ): Map<string, string> {
   const { userData, networkData } = cloudInitTexts(volumeName, data);
   const hostname = cloudInitHostname(identity);
-  const metaData = { uuid: identity.instanceId, hostname, name: hostname };
+  const keys = numberedPublicKeys(publicKeys);
+  const metaData = {
+    uuid: identity.instanceId,
+    hostname,
+    name: hostname,
+    ...(keys === undefined ? {} : { public_keys: keys }),
+  };
   const files = new Map<string, string>([
     ["openstack/latest/meta_data.json", `${JSON.stringify(metaData)}\n`],
   ]);

@@ -4,9 +4,10 @@
 // Preparing twice is safe: existing disks are kept (a guest's writes survive a retried start).
 import { mkdir, rm } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
-import type { VirtualMachineInstance } from "../../api/index.js";
+import type { CloudInitKeyPropagation, VirtualMachineInstance } from "../../api/index.js";
 import { ContainerDiskError, type ContainerDiskSource } from "../container-disk/index.js";
 import { VmiConversionError } from "../converter/conversion-error.js";
+import { propagatedPublicKeys } from "./access-credential-keys.js";
 import type { LauncherPodVolumes } from "./cloud-init-secrets.js";
 import { HostToolMissingError } from "./host-commands.js";
 import { type PreparedKernelBoot, prepareKernelBoot } from "./kernel-boot.js";
@@ -52,13 +53,14 @@ export async function prepareVolumes(
   const vmDir = resolve(options.vmDir);
   await mkdir(vmDir, { recursive: true });
   const identity = { instanceId: uid, hostname: vmi.spec.hostname || name };
+  const publicKeys = await accessCredentialKeys(vmi, options.podVolumes);
   const disks = new Map<string, PreparedDisk>();
   for (const volume of vmi.spec.volumes ?? []) {
     if (!FILE_SAFE_NAME.test(volume.name)) {
       throw new VmiConversionError("InvalidSpec", `volume name "${volume.name}" is not a valid name`);
     }
     try {
-      const context = { vmDir, images: options.images, identity, podVolumes: options.podVolumes };
+      const context = { vmDir, images: options.images, identity, podVolumes: options.podVolumes, publicKeys };
       disks.set(volume.name, await prepareVolume(volume, context));
     } catch (error) {
       throw asConversionError(`volume ${volume.name}`, error);
@@ -71,6 +73,21 @@ export async function prepareVolumes(
     throw asConversionError("kernelBoot", error);
   }
   return kernelBoot === undefined ? { disks } : { disks, kernelBoot };
+}
+
+/** The public keys of spec.accessCredentials, read once for all the VMI's cloud-init volumes. */
+async function accessCredentialKeys(
+  vmi: VirtualMachineInstance,
+  podVolumes: LauncherPodVolumes | undefined,
+): Promise<Record<CloudInitKeyPropagation, string[]>> {
+  try {
+    return {
+      noCloud: await propagatedPublicKeys(vmi.spec, "noCloud", podVolumes),
+      configDrive: await propagatedPublicKeys(vmi.spec, "configDrive", podVolumes),
+    };
+  } catch (error) {
+    throw asConversionError("spec.accessCredentials", error);
+  }
 }
 
 /** Removes the VM's directory and everything in it (overlays, ISOs, pinned image files); idempotent. */

@@ -3,7 +3,7 @@
 // refused with the reason.
 import { mkdir, rm } from "node:fs/promises";
 import { dirname, isAbsolute, join } from "node:path";
-import { Quantity, type Volume } from "../../api/index.js";
+import { type CloudInitKeyPropagation, Quantity, type Volume } from "../../api/index.js";
 import { type ContainerDiskSource, canonicalPathInImage, openImageFile } from "../container-disk/index.js";
 import { VmiConversionError } from "../converter/conversion-error.js";
 import {
@@ -40,6 +40,8 @@ export interface VolumeContext {
   identity: CloudInitIdentity;
   /** The launcher pod's volumes: where Secrets the VMI references are read from. */
   podVolumes?: LauncherPodVolumes | undefined;
+  /** The SSH public keys of spec.accessCredentials, by the data source that carries them. */
+  publicKeys?: Readonly<Record<CloudInitKeyPropagation, readonly string[]>> | undefined;
 }
 
 /** Volume sources virt-handler cannot serve yet, and why. */
@@ -74,12 +76,12 @@ export async function prepareVolume(volume: Volume, context: VolumeContext): Pro
   if (volume.hostDisk) return prepareHostDisk(name, volume.hostDisk);
   if (volume.cloudInitNoCloud) {
     const data = await withSecretData(name, volume.cloudInitNoCloud, context.podVolumes);
-    const files = noCloudFiles(name, data, context.identity);
+    const files = noCloudFiles(name, data, context.identity, context.publicKeys?.noCloud);
     return prepareIso(name, NOCLOUD_LABEL, files, context);
   }
   if (volume.cloudInitConfigDrive) {
     const data = await withSecretData(name, volume.cloudInitConfigDrive, context.podVolumes);
-    const files = configDriveFiles(name, data, context.identity);
+    const files = configDriveFiles(name, data, context.identity, context.publicKeys?.configDrive);
     return prepareIso(name, CONFIG_DRIVE_LABEL, files, context);
   }
   for (const [source, why] of Object.entries(UNSUPPORTED_SOURCES)) {

@@ -159,7 +159,7 @@ function withPhase(vmi: Frozen<Vmi>, phase: VirtualMachineInstancePhase, now: nu
 /**
  * `status.interfaces` from the domain's NICs: the VMI interface each came from (by the converter's
  * user alias "ua-<name>", else by position) and its MAC. A NIC in the launcher pod's network
- * namespace (the tap of a masquerade interface) is reached at the pod's addresses, as KubeVirt
+ * namespace (the tap of a masquerade or bridge interface, a passt NIC) is reached at the pod's addresses, as KubeVirt
  * reports them; QEMU's user-mode network is reachable at no address, so none is reported.
  */
 export function interfaceStatuses(
@@ -173,7 +173,8 @@ export function interfaceStatuses(
     const entry: InterfaceStatus = { infoSource: "domain" };
     if (name !== undefined) entry.name = name;
     if (nic.mac !== undefined) entry.mac = nic.mac;
-    if (nic.type === "ethernet" && podIPs.length > 0) {
+    const inPod = nic.type === "ethernet" || nic.backend?.type === "passt";
+    if (inPod && podIPs.length > 0) {
       entry.ipAddress = podIPs[0];
       entry.ipAddresses = [...podIPs];
       entry.podInterfaceName = POD_INTERFACE;

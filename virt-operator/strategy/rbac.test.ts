@@ -118,12 +118,13 @@ describe("strategy RBAC", () => {
     );
   });
 
-  test("virt-api: access reviews, start/stop of VMs, VMIs read and patched; pods, the KubeVirt CR and its two Secrets in its namespace only", () => {
+  test("virt-api: access reviews, start/stop of VMs, VMIs read and patched, pods listed (port-forward's launcher pods); the KubeVirt CR and its two Secrets in its namespace only", () => {
     assert.deepEqual(rulesOf("ClusterRole", "kubevirt-apiserver"), [
       { apiGroups: ["authorization.k8s.io"], resources: ["subjectaccessreviews"], verbs: ["create"] },
       { apiGroups: ["kubevirt.io"], resources: ["virtualmachines"], verbs: ["get", "patch"] },
       { apiGroups: ["kubevirt.io"], resources: ["virtualmachines/status"], verbs: ["patch"] },
       { apiGroups: ["kubevirt.io"], resources: ["virtualmachineinstances"], verbs: ["get", "patch"] },
+      { apiGroups: [""], resources: ["pods"], verbs: ["list"] },
     ]);
     assert.deepEqual(rulesOf("Role", "kubevirt-apiserver"), [
       { apiGroups: ["kubevirt.io"], resources: ["kubevirts"], verbs: ["list", "watch"] },
@@ -176,7 +177,12 @@ describe("strategy RBAC", () => {
     }
     for (const level of ["admin", "edit"]) {
       const rules = rulesOf("ClusterRole", `kubevirt.io:${level}`);
-      for (const resource of ["virtualmachineinstances/console", "virtualmachineinstances/vnc"]) {
+      for (const resource of [
+        "virtualmachineinstances/console",
+        "virtualmachineinstances/vnc",
+        "virtualmachineinstances/portforward",
+        "virtualmachines/portforward",
+      ]) {
         assert.ok(allows(rules, "subresources.kubevirt.io", resource, "get"), `${level} ${resource}`);
       }
       for (const resource of [

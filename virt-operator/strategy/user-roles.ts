@@ -22,11 +22,19 @@ const USER_RESOURCES = [
 const READ = ["get", "list", "watch"];
 const WRITE = ["create", "update", "patch", "delete"];
 
-/** virtctl console / vnc (WebSocket GETs) and pause/unpause/start/stop/restart (PUTs), on virt-api's group. */
+/**
+ * virtctl console / vnc / port-forward (WebSocket GETs) and pause/unpause/start/stop/restart
+ * (PUTs), on virt-api's group. port-forward is KubeVirt's on both VMIs and VMs.
+ */
 const SUBRESOURCE_RULES: PolicyRule[] = [
   {
     apiGroups: [SUBRESOURCES_GROUP],
-    resources: ["virtualmachineinstances/console", "virtualmachineinstances/vnc"],
+    resources: [
+      "virtualmachineinstances/console",
+      "virtualmachineinstances/vnc",
+      "virtualmachineinstances/portforward",
+      "virtualmachines/portforward",
+    ],
     verbs: ["get"],
   },
   {

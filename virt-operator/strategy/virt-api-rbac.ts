@@ -19,7 +19,8 @@ const cluster: PolicyRule[] = [
   },
   {
     // subresources/vm-lifecycle-writer.ts: start/stop/restart read the VM and merge-patch its
-    // runStrategy (the deprecated `running` where the VM still uses it).
+    // runStrategy (the deprecated `running` where the VM still uses it); portforward on a VM
+    // reads it to see its VMI was started (portforward/forward-address.ts).
     apiGroups: [KUBEVIRT_GROUP],
     resources: ["virtualmachines"],
     verbs: ["get", "patch"],
@@ -32,12 +33,19 @@ const cluster: PolicyRule[] = [
     verbs: ["patch"],
   },
   {
-    // subresources/read-vmi.ts (pause, unpause, console, vnc, guestosinfo, stop) reads the VMI;
+    // subresources/read-vmi.ts (pause, unpause, console, vnc, guestosinfo, portforward, stop) reads the VMI;
     // vm-lifecycle-writer.ts merge-patches its terminationGracePeriodSeconds for
     // `stop --grace-period` and restores it.
     apiGroups: [KUBEVIRT_GROUP],
     resources: ["virtualmachineinstances"],
     verbs: ["get", "patch"],
+  },
+  {
+    // portforward/forward-address.ts: a port-forward's address must be a pod IP of the VMI's
+    // launcher pod, listed by its `kubevirt.io/created-by` label in the VMI's namespace.
+    apiGroups: [CORE_GROUP],
+    resources: ["pods"],
+    verbs: ["list"],
   },
 ];
 

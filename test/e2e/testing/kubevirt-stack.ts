@@ -3,7 +3,7 @@
 // never meets another dev cluster on this machine: node name, bridge, pod CIDR and data dir.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createWriteStream, existsSync } from "node:fs";
+import { chmodSync, createWriteStream, existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
@@ -113,6 +113,9 @@ export async function startKubevirtStack(
 ): Promise<KubevirtStack> {
   const repoRoot = findRepoRoot();
   const names = uniqueNames(workDir, options.tag);
+  // A VM's passt runs unprivileged and must reach its socket in virt-handler's state directory,
+  // below this one (mkdtemp makes it 0700).
+  chmodSync(workDir, 0o755);
   const args = [
     ...["--data-dir", names.dataDir, "--port", "0", "--kubeconfig", names.kubeconfig],
     ...["--node-name", names.nodeName, "--bridge-name", names.bridge, "--pod-cidr", names.podCidr],

@@ -45,6 +45,7 @@ export async function tearDownRun(run: RunToTearDown): Promise<void> {
       await domains.close(); // an open libvirt connection would keep the test process alive
     }
   }
-  if (run.workDir !== "") await rm(run.workDir, { recursive: true, force: true });
+  if (run.workDir !== "" && !process.env.KEEP_E2E_WORKDIR)
+    await rm(run.workDir, { recursive: true, force: true });
   if (removed.length > 0) process.stderr.write(`${run.label} cleanup removed: ${removed.join(", ")}\n`);
 }
