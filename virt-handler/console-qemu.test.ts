@@ -135,8 +135,8 @@ describe("virt-handler's console server with the test guest", { timeout: 180_000
             kernelArgs: guest.kernelArgs,
           },
         },
-        // slirp: no launcher process runs here, so there is no pod network to join.
-        devices: { disks: [], interfaces: [{ name: "default", slirp: {} }] },
+        // No NIC: no launcher process runs here, so there is no pod network to join.
+        devices: { disks: [], interfaces: [], autoattachPodInterface: false },
       },
       volumes: [],
     });

@@ -97,8 +97,9 @@ describe("virt-handler on qemu:///system with the test guest", { timeout: 180_00
         },
         devices: {
           disks: [{ name: "containerdisk", disk: { bus: "virtio" } }],
-          // slirp: no launcher process runs in these tests, so there is no pod network to join.
-          interfaces: [{ name: "default", slirp: {} }],
+          // No NIC: no launcher process runs in these tests, so there is no pod network to join.
+          interfaces: [],
+          autoattachPodInterface: false,
         },
       },
       volumes: [{ name: "containerdisk", containerDisk: { image: guest.image } }],

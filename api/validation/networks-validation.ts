@@ -7,13 +7,13 @@ import { child, index } from "./field-path.js";
 
 const MAC_ADDRESS = /^([0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}$/;
 /** Bindings that only work on the pod network. */
-const POD_NETWORK_ONLY = ["masquerade", "slirp", "passt", "passtBinding"] as const;
+const POD_NETWORK_ONLY = ["masquerade", "passtBinding"] as const;
 const POD_NETWORK_ONLY_NAMES: Record<(typeof POD_NETWORK_ONLY)[number], string> = {
   masquerade: "Masquerade",
-  slirp: "slirp",
-  passt: "passt",
   passtBinding: "PasstBinding",
 };
+/** Bindings KubeVirt removed in v1.3: the API still has the fields, admission refuses them. */
+const DISCONTINUED = { passt: "Passt", slirp: "Slirp", macvtap: "Macvtap" } as const;
 
 /**
  * `spec.networks` and `spec.domain.devices.interfaces` (virt-api's validateNetworks and
@@ -114,6 +114,11 @@ function validateInterface(
         `logical ${iface.name} interface cannot have both a binding method and a binding plugin`,
       ),
     );
+  }
+  for (const [binding, name] of Object.entries(DISCONTINUED) as [keyof typeof DISCONTINUED, string][]) {
+    if (iface[binding] !== undefined) {
+      causes.push(invalid(child(field, binding), `${name} network binding has been discontinued since v1.3`));
+    }
   }
   for (const binding of POD_NETWORK_ONLY) {
     if (iface[binding] !== undefined && network.pod === undefined) {

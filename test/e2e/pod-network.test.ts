@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -376,11 +377,21 @@ describe("VMs on the pod network: masquerade and bridge", { timeout: 300_000 }, 
     }
   });
 
-  test("after kill -9 of virt-handler the VM keeps its address and answers throughout", async () => {
+  test("after kill -9 of virt-handler the VM keeps its address and its connections, and answers throughout", async () => {
     const node = requireStack();
     const handlers = componentPids(node, "virt-handler");
     assert.equal(handlers.length, 1, "one virt-handler process");
     const [handlerPid] = handlers as [number];
+    // A connection open across the kill: half a request now, the rest once virt-handler is back.
+    const open = connect({ host: webIP, port: 80 });
+    const reply: Buffer[] = [];
+    open.on("data", (chunk: Buffer) => reply.push(chunk));
+    const closed = new Promise<void>((resolve) => open.on("close", () => resolve()));
+    await new Promise<void>((resolve, reject) => {
+      open.once("connect", resolve);
+      open.once("error", reject);
+    });
+    open.write("GET / HTTP/1.0\r\n");
     process.kill(handlerPid, "SIGKILL");
     const whileAway = await httpGet(webIP, 80);
     assert.equal(whileAway.body?.trim(), "web", "the guest answers while virt-handler is down");
@@ -391,6 +402,13 @@ describe("VMs on the pod network: masquerade and bridge", { timeout: 300_000 }, 
     const after = await httpGet(webIP, 80);
     assert.equal(after.body?.trim(), "web");
     assert.equal((await objects.vmi("web"))?.status?.interfaces?.[0]?.ipAddress, webIP);
+    open.end("\r\n");
+    await closed;
+    assert.match(
+      Buffer.concat(reply).toString(),
+      /^HTTP\/1\.[01] 200 [\s\S]*\r\n\r\nweb\n?$/,
+      "the connection outlived virt-handler",
+    );
   });
 });
 

@@ -123,7 +123,7 @@ describe("launcher pod volumes", () => {
     );
   });
 
-  test("a masquerade or bridge VMI's launcher gets its pod's uid and the network volume; a slirp VMI's does not", () => {
+  test("a masquerade, bridge or passt VMI's launcher gets its pod's uid and the network volume; one without a NIC does not", () => {
     const spec = smallVmiSpec();
     const vmiWith = (binding: object): VirtualMachineInstance => ({
       apiVersion: "kubevirt.io/v1",
@@ -151,9 +151,19 @@ describe("launcher pod volumes", () => {
     const bridge = render(vmiWith({ bridge: {} }));
     assert.deepEqual(bridge.spec?.volumes, [{ name: "kubevirt-network", emptyDir: {} }]);
     assert.equal(compute(bridge)?.env?.[0]?.name, "KUBEVIRT_LAUNCHER_POD_UID");
-    const slirp = render(vmiWith({ slirp: {} }));
-    assert.equal(compute(slirp)?.env, undefined);
-    assert.equal(slirp.spec?.volumes, undefined);
+    const passt = render(vmiWith({ passtBinding: {} }));
+    assert.deepEqual(passt.spec?.volumes, [{ name: "kubevirt-network", emptyDir: {} }]);
+    assert.equal(compute(passt)?.env?.[0]?.name, "KUBEVIRT_LAUNCHER_POD_UID");
+    const noNic: VirtualMachineInstance = {
+      ...vmiWith({}),
+      spec: {
+        ...spec,
+        domain: { ...spec.domain, devices: { interfaces: [], autoattachPodInterface: false } },
+      },
+    };
+    const plain = render(noNic);
+    assert.equal(compute(plain)?.env, undefined);
+    assert.equal(plain.spec?.volumes, undefined);
   });
 
   test("httpGet and tcpSocket probes go onto the compute container, with KubeVirt's 10 s startup delay", () => {

@@ -1,10 +1,9 @@
 // The VMI's interfaces on the pod network. masquerade and bridge live in the launcher pod's network
 // namespace: the NIC is a tap libvirt opens by name (`type='ethernet'`, `managed='no'`), which
 // virt-handler makes on the node before the start and moves into the pod right after it (network/;
-// for bridge it also sets the guest's MAC to the pod's). The deprecated slirp is QEMU's user-mode
-// networking (`<interface type='user'>`, outbound only, from the node's namespace). passt
-// (`passtBinding`, or the `passt` binding plugin) is a NIC QEMU joins to the passt virt-handler
-// runs in the pod (passt-nic.ts), on the domain's command line.
+// for bridge it also sets the guest's MAC to the pod's). passt (`passtBinding`, or the `passt`
+// binding plugin) is a NIC QEMU joins to the passt the launcher runs in the pod (passt-nic.ts), on
+// the domain's command line. There is no user-mode networking: the discontinued slirp is refused.
 import type { Interface, Network } from "../../api/index.js";
 import type { NetworkInterface } from "../../libvirt/domain-xml/index.js";
 import { guestMacAddress } from "../network/guest-mac.js";
@@ -14,8 +13,9 @@ import type { Configurator } from "./configurator.js";
 import { VmiConversionError } from "./conversion-error.js";
 import { PASST_FIRST_SLOT, passtNicArgs } from "./passt-nic.js";
 
-const POD_NETWORK_BINDINGS = ["masquerade", "bridge", "slirp"] as const;
-const OTHER_BINDINGS = ["sriov", "macvtap", "passt"] as const;
+const POD_NETWORK_BINDINGS = ["masquerade", "bridge"] as const;
+/** Refused: sriov is not implemented; slirp, macvtap and the core passt were discontinued in KubeVirt v1.3. */
+const OTHER_BINDINGS = ["sriov", "macvtap", "passt", "slirp"] as const;
 /** The binding plugin kubevirt-ts implements itself (KubeVirt's, before passt became a core binding). */
 export const PASST_PLUGIN = "passt";
 const NIC_MODELS = ["e1000", "e1000e", "igb", "ne2k_pci", "pcnet", "rtl8139", "virtio"] as const;
@@ -43,7 +43,9 @@ function checkSupported(iface: Interface, network: Network | undefined): void {
   if (other !== undefined) {
     throw new VmiConversionError(
       "UnsupportedInterface",
-      `interface ${iface.name}: the ${other} binding is not supported yet`,
+      other === "sriov"
+        ? `interface ${iface.name}: the sriov binding is not supported yet`
+        : `interface ${iface.name}: the ${other} binding was discontinued in KubeVirt v1.3`,
     );
   }
   if (iface.binding !== undefined && iface.binding.name !== PASST_PLUGIN) {
@@ -120,15 +122,12 @@ export const configurePodNetwork: Configurator = (domain, { spec, identity, opti
       continue;
     }
     const common = { mac, model: modelOf(iface), alias: `ua-${iface.name}` };
-    const nic: NetworkInterface =
-      iface.masquerade !== undefined || iface.bridge !== undefined
-        ? {
-            type: "ethernet",
-            ...common,
-            targetDev: nodeTapName(identity.uid, iface.name),
-            targetManaged: false,
-          }
-        : { type: "user", ...common };
+    const nic: NetworkInterface = {
+      type: "ethernet",
+      ...common,
+      targetDev: nodeTapName(identity.uid, iface.name),
+      targetManaged: false,
+    };
     if (iface.state === "down") nic.linkState = "down";
     if (iface.bootOrder !== undefined)
       nic.bootOrder = bootOrderOf(`interface ${iface.name}`, iface.bootOrder);

@@ -124,11 +124,11 @@ export async function createScheduledVmi(
         resources: { requests: { memory: "64Mi" } },
         devices: {
           disks: [{ name: "rootdisk", disk: { bus: "virtio" } }],
-          // slirp: no launcher process runs in these tests, so there is no pod network to join.
-          interfaces: [{ name: "default", slirp: {} }],
+          // No NIC: no launcher process runs in these tests, so there is no pod network to join.
+          interfaces: [],
+          autoattachPodInterface: false,
         },
       },
-      networks: [{ name: "default", pod: {} }],
       volumes: options.volumes ?? [{ name: "rootdisk", containerDisk: { image: options.image } }],
       terminationGracePeriodSeconds: options.gracePeriodSeconds ?? 5,
     },
