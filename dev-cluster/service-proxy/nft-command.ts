@@ -26,6 +26,9 @@ export function applyNftScript(script: string, netns?: string): Promise<void> {
       if (error) reject(new NftCommandError(netns ? `netns ${netns}` : "the node", stderr, error));
       else resolve();
     });
+    // nft (or nsenter, when the namespace went meanwhile) may exit before reading the script: the
+    // failure is reported by the exit above, not by the pipe.
+    child.stdin?.on("error", () => {});
     child.stdin?.end(script);
   });
 }
