@@ -1,3 +1,4 @@
+import { isIPv4 } from "node:net";
 import type { Frozen } from "../../runtime/index.js";
 import type { Service as StoredService, EndpointSlice as StoredSlice } from "../controllers/kinds.js";
 
@@ -165,6 +166,8 @@ export class ClusterZone {
       for (const endpoint of slice.endpoints ?? []) {
         if (!includeNotReady && endpoint.conditions?.ready === false) continue;
         for (const ip of endpoint.addresses ?? []) {
+          // Slices are written by namespace users too: only an address an A record can carry.
+          if (!isIPv4(ip)) continue;
           found.push({ ip, ...(endpoint.hostname ? { hostname: endpoint.hostname.toLowerCase() } : {}) });
         }
       }

@@ -2,6 +2,7 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { Manager, type ManagerExit } from "../../runtime/index.js";
 import { type EndpointSlice, endpointSliceKind, type Service, serviceKind } from "../controllers/kinds.js";
+import { parseCidr } from "../node-agent/network/ipv4.js";
 import { ServiceDataplane, type ServiceDataplaneOptions } from "./service-dataplane.js";
 import { serviceRules } from "./service-rules.js";
 
@@ -30,6 +31,7 @@ const RESYNC_MS = 10_000;
 export async function startServiceProxy(options: ServiceProxyOptions): Promise<RunningServiceProxy> {
   const { kubeConfig, log, ...dataplaneOptions } = options;
   const dataplane = new ServiceDataplane({ ...dataplaneOptions, log });
+  const endpointRange = parseCidr(dataplaneOptions.podCidr);
   const manager = new Manager({ name: "service-proxy", kubeConfig, log });
   const services = manager.informer<Service>(serviceKind);
   const slices = manager.informer<EndpointSlice>(endpointSliceKind);
@@ -37,7 +39,7 @@ export async function startServiceProxy(options: ServiceProxyOptions): Promise<R
     name: "service-proxy",
     workers: 1,
     reconcile: async () => {
-      await dataplane.sync(serviceRules(services.list(), slices.list()));
+      await dataplane.sync(serviceRules(services.list(), slices.list(), endpointRange));
       return { requeueAfterMs: RESYNC_MS };
     },
   });

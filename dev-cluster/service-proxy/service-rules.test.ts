@@ -2,8 +2,11 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { describe, test } from "node:test";
 import type { EndpointSlice, Service } from "../controllers/kinds.js";
+import { parseCidr } from "../node-agent/network/ipv4.js";
 import { renderRuleset } from "./nft-ruleset.js";
 import { serviceRules } from "./service-rules.js";
+
+const POD_RANGE = parseCidr("10.244.0.0/24");
 
 const web: Service = {
   apiVersion: "v1",
@@ -44,7 +47,7 @@ const slice: EndpointSlice = {
 
 describe("Service rules", () => {
   test("each TCP and UDP port of a Service with an address, to its ready endpoints' target ports", () => {
-    assert.deepEqual(serviceRules([web, headless], [slice]), [
+    assert.deepEqual(serviceRules([web, headless], [slice], POD_RANGE), [
       {
         id: "default/web:dns",
         protocol: "udp",
@@ -70,7 +73,7 @@ describe("Service rules", () => {
   });
 
   test("the rendered ruleset is what nft accepts, for a pod and for the node", () => {
-    const rules = serviceRules([web], [slice]);
+    const rules = serviceRules([web], [slice], POD_RANGE);
     const pod = renderRuleset({
       table: "kubevirt-ts-check",
       place: { kind: "pod" },
@@ -104,5 +107,25 @@ describe("Service rules", () => {
     if (process.getuid?.() !== 0) return;
     // `nft -c` parses and checks against the kernel without changing anything.
     for (const script of [pod, node]) execFileSync("nft", ["-c", "-f", "-"], { input: script });
+  });
+
+  test("what a namespace user could slip into the node's script is left out: odd addresses, ports, endpoints off the node", () => {
+    const hostile: EndpointSlice = {
+      ...slice,
+      ports: [{ name: "http", port: 8080 }],
+      endpoints: [
+        { addresses: ["10.244.0.9; flush ruleset"] },
+        { addresses: ["198.51.100.7"] },
+        { addresses: ["10.244.0.20"] },
+      ],
+    };
+    const [http] = serviceRules(
+      [{ ...web, spec: { ...web.spec, ports: [{ name: "http", port: 80 }] } }],
+      [hostile],
+      POD_RANGE,
+    );
+    assert.deepEqual(http?.endpoints, [{ ip: "10.244.0.20", port: 8080 }]);
+    const odd: Service = { ...web, spec: { clusterIP: "10.96.0.9\n", ports: [{ name: "x", port: 70000 }] } };
+    assert.deepEqual(serviceRules([odd], [], POD_RANGE), []);
   });
 });
