@@ -109,9 +109,8 @@ describe("virt-handler on libvirt's test driver", () => {
       "kubevirt.io/foregroundDeleteVirtualMachine",
       HANDLER_FINALIZER,
     ]);
-    const nic = running.status?.interfaces?.[0];
-    assert.equal(nic?.name, "default");
-    assert.match(nic?.mac ?? "", /^([0-9a-f]{2}:){5}[0-9a-f]{2}$/);
+    // The VMI has no NIC (no launcher runs here to give it a pod network): none is reported.
+    assert.deepEqual(running.status?.interfaces ?? [], []);
     const libvirtDomain = domain("run-me");
     assert.ok(libvirtDomain, "the domain exists");
     assert.equal(libvirtDomain.state().state, DomainState.Running);

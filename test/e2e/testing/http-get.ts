@@ -11,6 +11,11 @@ export function httpGet(
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
       response.on("end", () => resolve({ body: Buffer.concat(chunks).toString() }));
+      // A reply cut off after its headers (the idle timeout destroys the socket) never ends: it
+      // must settle too, or a caller polling for an answer would wait for ever.
+      response.on("close", () => {
+        if (!response.complete) resolve({ error: "ECONNRESET" });
+      });
     });
     req.on("timeout", () => req.destroy(Object.assign(new Error("timed out"), { code: "ETIMEDOUT" })));
     req.on("error", (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
