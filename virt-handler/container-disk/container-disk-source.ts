@@ -25,9 +25,22 @@ export interface ContainerDiskImage {
   kernelArgs?: string;
 }
 
+/** How a VMI asks for an image (its containerDisk or kernelBoot container fields). */
+export interface ContainerDiskRequest {
+  /** Kubernetes' imagePullPolicy; the default depends on the tag (Always for :latest or none). */
+  pullPolicy?: "Always" | "IfNotPresent" | "Never";
+  /** `.dockerconfigjson` texts of the image pull secrets, in order. */
+  dockerConfigJsons?: readonly string[];
+  /** containerDisk.path: the disk's path inside the image instead of the only file of /disk ("/": no disk). */
+  path?: string;
+}
+
 export interface ContainerDiskSource {
-  /** Throws a ContainerDiskError (reason "ImageNotFound" when the source does not have the image). */
-  resolve(image: string): Promise<ContainerDiskImage>;
+  /**
+   * Throws a ContainerDiskError (reason "ImageNotFound" when the source does not have the image). Sources
+   * that do not pull (the local store) ignore `request`.
+   */
+  resolve(image: string, request?: ContainerDiskRequest): Promise<ContainerDiskImage>;
 }
 
 export type ContainerDiskErrorReason =
@@ -37,7 +50,14 @@ export type ContainerDiskErrorReason =
    * The image is there but cannot be used: an unreadable or malformed manifest, a path leaving the image,
    * a file that is not a regular file inside it, a qcow2 disk naming a backing or external data file.
    */
-  | "InvalidImage";
+  | "InvalidImage"
+  /**
+   * The image could not be pulled: registry unreachable or failing, authentication refused, manifest or
+   * blob unknown, content not matching its digest. The message keeps the registry's own error text.
+   */
+  | "ImagePullFailed"
+  /** Pull policy Never and the image is not on the node (kubelet's reason). */
+  | "ErrImageNeverPull";
 
 export class ContainerDiskError extends Error {
   override readonly name = "ContainerDiskError";

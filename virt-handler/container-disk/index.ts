@@ -4,8 +4,10 @@ export {
   ContainerDiskError,
   type ContainerDiskErrorReason,
   type ContainerDiskImage,
+  type ContainerDiskRequest,
   type ContainerDiskSource,
 } from "./container-disk-source.js";
 export { type ImageFile, type ImageFileRequest, openImageFile } from "./image-file.js";
 export { canonicalPathInImage, describePathInImage, pathInImageComponents } from "./image-paths.js";
+export { RoutedImageSources } from "./image-sources.js";
 export { LocalImageStore } from "./local-image-store.js";

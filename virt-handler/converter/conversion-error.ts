@@ -12,6 +12,8 @@ export type VmiConversionReason =
   /** A containerDisk or kernelBoot image is not available (ContainerDiskError's reasons). */
   | "ImageNotFound"
   | "InvalidImage"
+  | "ImagePullFailed"
+  | "ErrImageNeverPull"
   /** Creating a VM file (overlay, empty disk, cloud-init image) failed. */
   | "VolumePreparationFailed"
   /** A program the node lacks (qemu-img, an ISO writer): never installed at run time, the node is unschedulable. */
