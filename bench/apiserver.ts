@@ -92,7 +92,7 @@ async function startServer(dataDir: string): Promise<{ child: ChildProcess; endp
   const kubeconfig = join(dataDir, "kubeconfig");
   const child = spawn(
     process.execPath,
-    [main, "up", "--data-dir", dataDir, "--port", "0", "--kubeconfig", kubeconfig],
+    [main, "up", "--data-dir", dataDir, "--port", "0", "--kubeconfig", kubeconfig, "--no-registry"],
     {
       stdio: ["ignore", "ignore", "inherit"],
     },

@@ -100,7 +100,7 @@ async function startCluster(dataDir: string): Promise<{ child: ChildProcess; kub
   const kubeconfigPath = join(dataDir, "kubeconfig");
   const child = spawn(
     process.execPath,
-    [main, "up", "--data-dir", dataDir, "--port", "0", "--kubeconfig", kubeconfigPath],
+    [main, "up", "--data-dir", dataDir, "--port", "0", "--kubeconfig", kubeconfigPath, "--no-registry"],
     {
       stdio: ["ignore", "ignore", "inherit"],
     },

@@ -11,10 +11,12 @@ import { startDevApiServer } from "./apiserver/dev-api-server.js";
 import { clusterDnsIp, DEFAULT_SERVICE_CIDR } from "./apiserver/services/address-ranges.js";
 import { startClusterDns } from "./cluster-dns/cluster-dns.js";
 import { startWorkloadControllers } from "./controllers/workload-controllers.js";
+import { startApiForwarder } from "./node-agent/network/api-forwarder.js";
 import { nodeBridgeAddress, startNodeAgent } from "./node-agent/node-agent.js";
 import { readMachineFacts } from "./nodes/machine.js";
 import { startNodeLifecycle } from "./nodes/node-lifecycle.js";
 import { startNodes } from "./nodes/start-nodes.js";
+import { startDevRegistry } from "./registry/dev-registry.js";
 import { startScheduler } from "./scheduler/scheduler.js";
 import { type RunningServiceProxy, startServiceProxy } from "./service-proxy/service-proxy.js";
 
@@ -46,6 +48,9 @@ interface UpOptions {
   serviceCidr: string;
   clusterDomain: string;
   imageMap?: string;
+  /** false with --no-registry. */
+  registry: boolean;
+  registryAddress: string;
 }
 
 /** The images the dev cluster runs without being told: the VM launcher's pause-like container. */
@@ -81,6 +86,15 @@ async function up(options: UpOptions, log: Logger): Promise<Stoppable[]> {
   });
   const started: Stoppable[] = [{ name: "apiserver", stop: () => server.close() }];
   try {
+    const registry = options.registry
+      ? await startDevRegistry({
+          dataDir,
+          address: options.registryAddress,
+          ...(process.getuid?.() === 0 ? { nodeHost: nodeBridgeAddress(options.podCidr) } : {}),
+          log: log.child({ component: "registry" }),
+        })
+      : undefined;
+    if (registry) started.push({ name: "registry", stop: () => registry.stop() });
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromFile(kubeconfigPath);
     const simulated = options.simulatedNodes > 0 ? { count: options.simulatedNodes } : undefined;
@@ -148,14 +162,31 @@ async function up(options: UpOptions, log: Logger): Promise<Stoppable[]> {
         log: log.child({ component: "cluster-dns" }),
       });
       started.push({ name: "cluster-dns", stop: () => dns.stop() });
+      if (registry) {
+        // The registry listens on the host's loopback (for users pushing from the host); pods, virt-handler
+        // among them, reach it on the bridge, as the nodes' mirror configuration says.
+        const port = Number(registry.address.slice(registry.address.lastIndexOf(":") + 1));
+        const relay = await startApiForwarder({
+          listenHost: bridgeAddress,
+          listenPort: port,
+          target: { host: registry.address.slice(0, registry.address.lastIndexOf(":")), port },
+          what: "the image registry",
+          log: log.child({ component: "registry" }),
+        });
+        started.push({ name: "registry-relay", stop: () => relay.close() });
+      }
     } else {
       log.warn("pods share the node's network: no Service dataplane and no cluster DNS");
     }
-    log.info({ url: server.url, kubeconfig: kubeconfigPath, nodes: nodes.nodeNames }, "dev cluster is up");
+    log.info(
+      { url: server.url, kubeconfig: kubeconfigPath, nodes: nodes.nodeNames, registry: registry?.address },
+      "dev cluster is up",
+    );
     process.stdout.write(
       `dev cluster is up at ${server.url} with node ${options.nodeName}` +
         `${options.simulatedNodes > 0 ? ` and ${options.simulatedNodes} simulated nodes` : ""}\n` +
-        `  export KUBECONFIG=${kubeconfigPath}\n  kubectl get nodes\n`,
+        `  export KUBECONFIG=${kubeconfigPath}\n  kubectl get nodes\n` +
+        (registry ? `${registry.banner}\n` : ""),
     );
     return started;
   } catch (error) {
@@ -208,6 +239,12 @@ program
     "--image-map <file>",
     "image map of the node agent (which program runs which image); default: the launcher only",
   )
+  .option(
+    "--registry-address <host:port>",
+    "where the dev cluster's image registry listens (port 0 picks a free port)",
+    "127.0.0.1:5000",
+  )
+  .option("--no-registry", "run no image registry")
   .action(async (options: UpOptions) => {
     const log = componentLogger({ name: "dev-cluster", level: process.env.LOG_LEVEL ?? "info" });
     let started: Stoppable[];

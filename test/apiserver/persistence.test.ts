@@ -37,7 +37,17 @@ describe("dev-cluster up: persistence and process lifecycle", () => {
     if (existsSync(kubeconfig)) unlinkSync(kubeconfig);
     const started = spawn(
       process.execPath,
-      [main, "up", "--data-dir", join(dataDir, "state"), "--port", port, "--kubeconfig", kubeconfig],
+      [
+        main,
+        "up",
+        "--data-dir",
+        join(dataDir, "state"),
+        "--port",
+        port,
+        "--kubeconfig",
+        kubeconfig,
+        "--no-registry",
+      ],
       {
         stdio: ["ignore", "pipe", "pipe"],
       },

@@ -8,6 +8,8 @@ export interface ApiForwarderOptions {
   listenPort: number;
   /** The API server, reachable from the node only (127.0.0.1). */
   target: { host: string; port: number };
+  /** What is forwarded to, for the log ("the API server" unless given: the registry uses it too). */
+  what?: string;
   log: Logger;
 }
 
@@ -30,7 +32,7 @@ export async function startApiForwarder(options: ApiForwarderOptions): Promise<A
   const port = typeof address === "object" && address ? address.port : options.listenPort;
   options.log.info(
     { host: options.listenHost, port, target: `${options.target.host}:${options.target.port}` },
-    "API server forwarder listening",
+    `forwarder to ${options.what ?? "the API server"} listening`,
   );
   return {
     host: options.listenHost,
@@ -51,7 +53,7 @@ function relay(incoming: Socket, options: ApiForwarderOptions, sockets: Set<Sock
   }
   incoming.on("error", () => outgoing.destroy());
   outgoing.on("error", (error) => {
-    options.log.debug({ err: error }, "forwarding to the API server failed");
+    options.log.debug({ err: error }, `forwarding to ${options.what ?? "the API server"} failed`);
     incoming.destroy();
   });
   incoming.pipe(outgoing);

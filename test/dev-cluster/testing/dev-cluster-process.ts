@@ -37,7 +37,9 @@ export function startDevClusterUp(
   logPath: string,
   timeoutMs = 20_000,
 ): Promise<DevClusterProcess> {
-  const child = spawn(process.execPath, [devClusterMain, "up", ...args], {
+  // Several dev clusters run at once in tests: each registry on a port of its own (args may override).
+  const registry = ["--registry-address", "127.0.0.1:0"];
+  const child = spawn(process.execPath, [devClusterMain, "up", ...registry, ...args], {
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, LOG_LEVEL: process.env.TEST_DEV_CLUSTER_LOG_LEVEL ?? "info" },
