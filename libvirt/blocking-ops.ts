@@ -3,7 +3,9 @@
 // after it fails, so the error belongs to the call that raised it.
 import { check, checkPointer } from "./errors.js";
 import { native, type Pointer } from "./ffi.js";
+import { queryGuestInfo } from "./guest-info.js";
 import { queryInterfaceAddresses } from "./interface-addresses.js";
+import { runAgentCommand } from "./qemu-agent.js";
 
 export const blockingOps = {
   open: (uri: string, readOnly: boolean): Pointer =>
@@ -27,6 +29,8 @@ export const blockingOps = {
   undefine: (domain: Pointer, flags: number): number =>
     check("virDomainUndefineFlags", native.domainUndefineFlags(domain, flags)),
   interfaceAddresses: queryInterfaceAddresses,
+  guestInfo: queryGuestInfo,
+  agentCommand: runAgentCommand,
 };
 
 export type BlockingOps = typeof blockingOps;

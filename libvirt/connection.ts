@@ -1,4 +1,10 @@
 import { EventEmitter } from "node:events";
+import {
+  type AgentLifecycleEvent,
+  type AgentLifecycleListener,
+  type AgentLifecycleRegistration,
+  registerAgentLifecycle,
+} from "./agent-lifecycle.js";
 import { BlockingPool } from "./blocking-pool.js";
 import { type CallbackErrorHandler, NativeCallback, warnOnCallbackError } from "./callbacks.js";
 import type { ConsoleStream } from "./console.js";
@@ -71,6 +77,8 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Domain
   #pointer: Pointer | null;
   #generation = 0;
   #lifecycle: LifecycleRegistration | null = null;
+  readonly #agentListeners = new Set<AgentLifecycleListener>();
+  #agentLifecycle: AgentLifecycleRegistration | null = null;
   #closeCallback: NativeCallback | null = null;
   #closed = false;
 
@@ -263,6 +271,40 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Domain
     }
   }
 
+  /** Guest agent connect/disconnect events of every domain on this connection, across reconnections. */
+  onAgentLifecycle(listener: AgentLifecycleListener): Subscription {
+    this.#agentListeners.add(listener);
+    if (this.#agentLifecycle === null && this.#pointer !== null) {
+      try {
+        this.#agentLifecycle = this.#registerAgent(this.#pointer);
+      } catch (err) {
+        this.#agentListeners.delete(listener);
+        throw err;
+      }
+    }
+    return {
+      unsubscribe: () => {
+        this.#agentListeners.delete(listener);
+        if (this.#agentListeners.size > 0 || this.#agentLifecycle === null) return;
+        this.#agentLifecycle.deregister();
+        this.#agentLifecycle = null;
+      },
+    };
+  }
+
+  #registerAgent(pointer: Pointer): AgentLifecycleRegistration {
+    const dispatch = (event: AgentLifecycleEvent): void => {
+      for (const listener of [...this.#agentListeners]) {
+        try {
+          listener(event);
+        } catch (err) {
+          this.onCallbackError(err, "agent lifecycle listener");
+        }
+      }
+    };
+    return registerAgentLifecycle(pointer, dispatch, this.onCallbackError);
+  }
+
   #dispatch(event: LifecycleEvent): void {
     for (const listener of [...this.#lifecycleListeners]) {
       try {
@@ -282,12 +324,15 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Domain
     if (this.#lifecycleListeners.size > 0) {
       this.#lifecycle = registerLifecycle(pointer, (event) => this.#dispatch(event), this.onCallbackError);
     }
+    if (this.#agentListeners.size > 0) this.#agentLifecycle = this.#registerAgent(pointer);
   }
 
   /** Undoes #attach. On a lost connection the registrations go away with it when it is closed. */
   #detach(pointer: Pointer, alive: boolean): void {
     if (alive) this.#lifecycle?.deregister();
     this.#lifecycle = null;
+    if (alive) this.#agentLifecycle?.deregister();
+    this.#agentLifecycle = null;
     if (this.#closeCallback !== null && alive) {
       native.connectUnregisterCloseCallback(pointer, this.#closeCallback.pointer);
     }

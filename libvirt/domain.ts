@@ -1,3 +1,4 @@
+import type { AgentLifecycleListener } from "./agent-lifecycle.js";
 import type { BlockingOpName, BlockingOps } from "./blocking-ops.js";
 import type { BlockingPool } from "./blocking-pool.js";
 import type { CallbackErrorHandler } from "./callbacks.js";
@@ -23,6 +24,7 @@ import { native, type Pointer } from "./ffi.js";
 import {
   DestroyFlags,
   DomainXMLFlags,
+  GuestInfoTypes,
   InterfaceAddressSource,
   type MetadataType,
   RebootFlags,
@@ -30,6 +32,7 @@ import {
   StartFlags,
   UndefineFlags,
 } from "./flags.js";
+import type { GuestInfo } from "./guest-info.js";
 import type { InterfaceAddresses } from "./interface-addresses.js";
 
 /** What a Domain needs from the connection it came from. */
@@ -41,6 +44,7 @@ export interface DomainOwner {
   readonly pool: BlockingPool;
   readonly onCallbackError: CallbackErrorHandler;
   onLifecycle(listener: LifecycleListener): Subscription;
+  onAgentLifecycle(listener: AgentLifecycleListener): Subscription;
   /** Ends the console with an error when the connection is lost (libvirt tells the stream nothing). */
   trackConsole(console: ConsoleStream): void;
 }
@@ -157,6 +161,19 @@ export class Domain {
     return this.#blocking("interfaceAddresses", source);
   }
 
+  /** What the guest agent reports (OS, users, file systems, …); fails when no agent is connected. */
+  guestInfo(types: GuestInfoTypes = GuestInfoTypes.All): Promise<GuestInfo> {
+    return this.#blocking("guestInfo", types);
+  }
+
+  /**
+   * Sends one JSON command to the guest agent (qemu-ga's protocol) and returns its JSON reply text;
+   * waits up to `timeoutSeconds` (or an AgentCommandTimeout value). QEMU domains only.
+   */
+  agentCommand(command: string, timeoutSeconds: number): Promise<string> {
+    return this.#blocking("agentCommand", command, timeoutSeconds);
+  }
+
   /** I/O counters of a disk, by target (e.g. "vda") or source path. */
   blockStats(disk: string): BlockStats {
     return readBlockStats(this.#handle(), disk);
@@ -181,6 +198,13 @@ export class Domain {
   /** Lifecycle events of this domain only. */
   onLifecycle(listener: LifecycleListener): Subscription {
     return this.#owner.onLifecycle((event) => {
+      if (event.domain.uuid === this.uuid) listener(event);
+    });
+  }
+
+  /** Guest agent connect and disconnect events of this domain only. */
+  onAgentLifecycle(listener: AgentLifecycleListener): Subscription {
+    return this.#owner.onAgentLifecycle((event) => {
       if (event.domain.uuid === this.uuid) listener(event);
     });
   }

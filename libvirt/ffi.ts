@@ -114,6 +114,9 @@ export const callbackTypes = {
     "void virConnectDomainEventGenericCallback(virConnect *conn, virDomain *dom, void *opaque)",
   ),
   stream: koffi.proto("void virStreamEventCallback(virStream *st, int events, void *opaque)"),
+  agentLifecycle: koffi.proto(
+    "void virConnectDomainEventAgentLifecycleCallback(virConnect *conn, virDomain *dom, int state, int reason, void *opaque)",
+  ),
 };
 
 const d = <Args extends unknown[], Result>(prototype: string) => declare<Args, Result>(libvirt, prototype);
@@ -229,6 +232,10 @@ export const native = {
   domainOpenConsole: d<[Pointer, Str, Pointer, Int], Int>(
     "int virDomainOpenConsole(virDomain *dom, const char *dev, virStream *st, unsigned int flags)",
   ),
+  domainGetGuestInfo: d<[Pointer, Int, OutPtr, OutInt, Int], Int>(
+    "int virDomainGetGuestInfo(virDomain *dom, unsigned int types, _Out_ void **params, _Out_ int *nparams, unsigned int flags)",
+  ),
+  typedParamsFree: d<[Pointer, Int], void>("void virTypedParamsFree(void *params, int nparams)"),
   // streams
   streamNew: d<[Pointer, Int], Ptr>("virStream *virStreamNew(virConnect *conn, unsigned int flags)"),
   streamRecv: d<[Pointer, Buffer, Int], Int>(
@@ -248,6 +255,16 @@ export const native = {
   streamFinish: d<[Pointer], Int>("int virStreamFinish(virStream *st)"),
   streamAbort: d<[Pointer], Int>("int virStreamAbort(virStream *st)"),
   streamFree: d<[Pointer], Int>("int virStreamFree(virStream *st)"),
+};
+
+const libvirtQemu = loadLibrary("libvirt-qemu.so.0");
+
+/** libvirt-qemu.so.0: QEMU-specific calls (the guest agent passthrough). */
+export const qemuNative = {
+  domainQemuAgentCommand: declare<[Pointer, string, Int, Int], Ptr>(
+    libvirtQemu,
+    "void *virDomainQemuAgentCommand(virDomain *dom, const char *cmd, int timeout, unsigned int flags)",
+  ),
 };
 
 export const libcNative = {

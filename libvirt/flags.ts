@@ -147,4 +147,36 @@ export enum CloseReason {
 /** `virDomainEventID` values this binding subscribes to. */
 export enum DomainEventId {
   Lifecycle = 0,
+  AgentLifecycle = 18,
+}
+
+/** `virDomainGuestInfoTypes`: what virDomainGetGuestInfo asks the guest agent for (0: everything). */
+export enum GuestInfoTypes {
+  All = 0,
+  Users = 1 << 0,
+  OS = 1 << 1,
+  Timezone = 1 << 2,
+  Hostname = 1 << 3,
+  Filesystem = 1 << 4,
+  Disks = 1 << 5,
+}
+
+/** `virConnectDomainEventAgentLifecycleState`. */
+export enum AgentLifecycleState {
+  Connected = 1,
+  Disconnected = 2,
+}
+
+/** `virConnectDomainEventAgentLifecycleReason`. */
+export enum AgentLifecycleReason {
+  Unknown = 0,
+  DomainStarted = 1,
+  Channel = 2,
+}
+
+/** `virDomainQemuAgentCommandTimeoutValues`; a positive number is seconds. */
+export enum AgentCommandTimeout {
+  Block = -2,
+  Default = -1,
+  NoWait = 0,
 }

@@ -1,5 +1,6 @@
 // libvirt over FFI (koffi → libvirt.so.0): connections, domains, lifecycle events, console streams
 // and typed errors. It knows libvirt, not KubeVirt.
+export type { AgentLifecycleEvent, AgentLifecycleListener } from "./agent-lifecycle.js";
 export { BlockingPool, type BlockingPoolOptions } from "./blocking-pool.js";
 export type { CallbackErrorHandler } from "./callbacks.js";
 export {
@@ -30,6 +31,19 @@ export type {
   Subscription,
 } from "./events.js";
 export * from "./flags.js";
+export {
+  type AgentExecOptions,
+  type AgentExecResult,
+  agentExec,
+  agentPing,
+} from "./guest-exec.js";
+export type {
+  GuestFilesystem,
+  GuestFilesystemDisk,
+  GuestInfo,
+  GuestOSInfo,
+  GuestUser,
+} from "./guest-info.js";
 export type { NodeInfo, Version, Versions } from "./host-info.js";
 export type { InterfaceAddresses, IPAddress } from "./interface-addresses.js";
 export type { ReconnectOptions } from "./reconnector.js";

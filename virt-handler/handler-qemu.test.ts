@@ -131,6 +131,13 @@ describe("virt-handler on qemu:///system with the test guest", { timeout: 180_00
     const bannerAfter = performance.now() - createdAt;
     t.diagnostic(`created → Running ${Math.round(runningAfter)} ms, → banner ${Math.round(bannerAfter)} ms`);
     assert.ok(existsSync(join(stateDir, uid)), "the VM's files are in its directory");
+    // The guest's agent connects with the banner: once the handler reported it, the VMI is complete
+    // (the restarted handler below must find nothing to write).
+    await eventually(
+      "the guest agent's report",
+      async () => ((await getVmi()).status?.guestOSInfo?.id ? true : undefined),
+      30_000,
+    );
     domain.free();
   });
 

@@ -11,6 +11,7 @@ import type { CommandDeps } from "./commands/command-deps.js";
 import { consoleCommand } from "./commands/console.js";
 import { createCommand } from "./commands/create-vm.js";
 import { exposeCommand } from "./commands/expose.js";
+import { guestAgentCommands } from "./commands/guest-agent-info.js";
 import { pauseCommand, unpauseCommand } from "./commands/pause.js";
 import { portForwardCommand } from "./commands/port-forward.js";
 import { restartCommand } from "./commands/restart.js";
@@ -48,6 +49,7 @@ for (const command of [
   portForwardCommand(deps),
   sshCommand(deps),
   scpCommand(deps),
+  ...guestAgentCommands(deps),
 ]) {
   program.addCommand(command);
 }

@@ -1,5 +1,5 @@
 // Probes at admission: what the node runs (httpGet, tcpSocket against the pod's address) is accepted
-// with a pod network; what would run in the guest (exec, guestAgentPing) is refused with the reason.
+// with a pod network; what runs in the guest through its agent (exec, guestAgentPing) with or without.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { withEdits } from "../testing/json-edit.js";
@@ -21,12 +21,17 @@ describe("VMI probes at admission", () => {
     );
   });
 
-  test("exec and guestAgentPing are refused, naming the field and what to use instead", () => {
-    const exec = causesOf(["spec.readinessProbe", { exec: { command: ["cat", "/tmp/ready"] } }]);
-    assert.equal(exec[0]?.field, "spec.readinessProbe.exec");
-    assert.match(exec[0]?.message ?? "", /not supported yet: .*guest agent; use httpGet or tcpSocket/);
-    const ping = causesOf(["spec.livenessProbe", { guestAgentPing: {} }]);
-    assert.equal(ping[0]?.field, "spec.livenessProbe.guestAgentPing");
+  test("exec and guestAgentPing are accepted, also without a pod network (they run through the agent)", () => {
+    assert.deepEqual(
+      causesOf(
+        ["spec.domain.devices.autoattachPodInterface", false],
+        ["spec.readinessProbe", { exec: { command: ["cat", "/tmp/ready"] } }],
+        ["spec.livenessProbe", { guestAgentPing: {} }],
+      ),
+      [],
+    );
+    const both = causesOf(["spec.readinessProbe", { exec: { command: ["true"] }, guestAgentPing: {} }]);
+    assert.match(both[0]?.message ?? "", /must have exactly one probe type set/);
   });
 
   test("a network probe without the pod network is refused, as KubeVirt does", () => {

@@ -138,17 +138,7 @@ function validateProbe(field: string, probe: Probe | undefined, podNetwork: bool
     return [invalid(field, `either ${names} must be set if a ${field} is specified`)];
   if (handlers.length > 1) return [invalid(field, `${field} must have exactly one probe type set`)];
   // httpGet and tcpSocket reach the guest at its pod's address (the node runs them, as the kubelet
-  // does); exec and guestAgentPing run inside the guest through its agent, which is not used yet.
-  for (const inGuest of ["exec", "guestAgentPing"] as const) {
-    if (probe[inGuest] !== undefined) {
-      return [
-        invalid(
-          child(field, inGuest),
-          `${child(field, inGuest)} is not supported yet: it runs in the guest through the QEMU guest agent; use httpGet or tcpSocket`,
-        ),
-      ];
-    }
-  }
+  // does); exec and guestAgentPing run inside the guest through its agent (virt-handler runs them).
   for (const onNetwork of ["httpGet", "tcpSocket"] as const) {
     if (probe[onNetwork] !== undefined && !podNetwork) {
       return [

@@ -10,6 +10,7 @@ import { type CpioEntry, cpioNewcArchive, directoryCpioEntries } from "./cpio-ne
 import type { DebianPackageFile } from "./debian-packages.js";
 import { unpackDeb } from "./debian-packages.js";
 import { convertRawToQcow2, createExt4Image } from "./disk-image.js";
+import { installGuestAgent, removeGuestAgent } from "./guest-agent.js";
 import { TEST_GUEST_ROOT_LABEL } from "./guest-console.js";
 import { type GuestFile, stage1Files, stage2Files } from "./guest-scripts.js";
 import { type KernelModule, resolveModuleLoadOrder } from "./kernel-modules.js";
@@ -21,7 +22,10 @@ const gzipAsync = promisify(gzip);
 export interface GuestRecipe {
   kernelPackage: DebianPackageFile;
   busyboxPackage: DebianPackageFile;
-  /** dropbear-bin and the libraries it needs (ssh-server.ts names them), for the root disk. */
+  /**
+   * dropbear-bin, qemu-guest-agent and the libraries they need (ssh-server.ts and guest-agent.ts name
+   * them), for the root disk.
+   */
   sshPackages: readonly DebianPackageFile[];
   /** Modules the initramfs loads (their dependencies are added), in this order. */
   modules: readonly string[];
@@ -120,6 +124,7 @@ export async function buildGuest(
   const modules = await resolveModuleLoadOrder(join(kernelDir, "lib/modules", kernelVersion), recipe.modules);
   await assembleRootTree(tree, join(busyboxDir, "bin/busybox"));
   await installSshServer(tree, sshDirs);
+  await installGuestAgent(tree, sshDirs);
 
   const raw = join(workDir, "disk.raw");
   const files: BuiltGuestFiles = {
@@ -136,6 +141,7 @@ export async function buildGuest(
     label: TEST_GUEST_ROOT_LABEL,
   });
   await convertRawToQcow2(raw, files.disk);
+  await removeGuestAgent(tree);
   await removeSshServer(tree);
   await writeInitramfs(tree, modules, recipe, files.initrd);
   await copyFile(vmlinuz, files.kernel);

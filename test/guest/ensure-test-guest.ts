@@ -16,6 +16,7 @@ import {
   ensurePackage,
 } from "./debian-packages.js";
 import { withFileLock } from "./file-lock.js";
+import { GUEST_AGENT_PACKAGES } from "./guest-agent.js";
 import { TEST_GUEST_ROOT_LABEL } from "./guest-console.js";
 import {
   type ImageManifest,
@@ -48,9 +49,15 @@ const GUEST_MODULES = [
   "isofs",
   "button",
   "evdev",
+  "virtio_console",
 ];
 // Scan SCSI hosts synchronously, so the cdrom exists by the time the cidata volume is looked for.
 const MODULE_PARAMETERS = { scsi_mod: "scan=sync" };
+
+/** The SSH server's and the guest agent's packages (libc6 is in both). */
+const ROOT_DISK_PACKAGES = [
+  ...new Set([...Object.keys(SSH_SERVER_PACKAGES), ...Object.keys(GUEST_AGENT_PACKAGES)]),
+];
 
 const HOST_COMMANDS = {
   "dpkg-deb": "dpkg",
@@ -258,7 +265,7 @@ export async function ensureTestGuest(options: TestGuestOptions = {}): Promise<T
   const resolveRecipe = async (): Promise<GuestRecipe> => ({
     kernelPackage: await ensureKernelPackage(debDir, options.kernelPackage, log),
     busyboxPackage: await ensurePackage(debDir, "busybox-static", log),
-    sshPackages: await ensurePackages(debDir, Object.keys(SSH_SERVER_PACKAGES), log),
+    sshPackages: await ensurePackages(debDir, ROOT_DISK_PACKAGES, log),
     modules: GUEST_MODULES,
     moduleParameters: MODULE_PARAMETERS,
     diskSizeMiB: 32,

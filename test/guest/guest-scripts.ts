@@ -13,6 +13,9 @@ import {
   TEST_GUEST_STATUS_PREFIX,
 } from "./guest-console.js";
 
+/** The virtio-serial port qemu-ga opens (the converter's guest agent channel). */
+const GUEST_AGENT_PORT = "org.qemu.guest_agent.0";
+
 export interface GuestFile {
   /** Path inside the guest, without a leading slash. */
   path: string;
@@ -112,6 +115,16 @@ if [ -x /usr/sbin/dropbear ]; then
   grep -q ' /dev/pts ' /proc/mounts || mount -t devpts -o gid=5,mode=620 devpts /dev/pts
   /usr/sbin/dropbear -F -E -R -s -p 22 >/run/dropbear.log 2>&1 &
 fi
+# The QEMU guest agent (on the root disk only), on the virtio-serial port libvirt calls
+# org.qemu.guest_agent.0. There is no udev: the /dev/virtio-ports/<name> links it would make are made
+# here from sysfs (devtmpfs has made the /dev/vportNpM nodes).
+mkdir -p /dev/virtio-ports
+for port in /sys/class/virtio-ports/*; do
+  [ -f "$port/name" ] && ln -sf "/dev/\${port##*/}" "/dev/virtio-ports/$(cat "$port/name")"
+done
+if [ -x /usr/sbin/qemu-ga ] && [ -e /dev/virtio-ports/${GUEST_AGENT_PORT} ]; then
+  /usr/sbin/qemu-ga -m virtio-serial -p /dev/virtio-ports/${GUEST_AGENT_PORT} -t /run -l /run/qemu-ga.log &
+fi
 root=$(awk '$2 == "/" { device = $1 } END { print device }' /proc/mounts)
 [ "$root" = rootfs ] && root=initramfs
 echo "${TEST_GUEST_STATUS_PREFIX}root=$root cidata=\${cidata:-none}"
@@ -206,6 +219,15 @@ const PROFILE = `export PATH=/bin:/sbin
 export PS1='${TEST_GUEST_PROMPT}'
 `;
 
+/** What the guest agent reports as the guest's OS (guest-get-osinfo reads it). */
+export const TEST_GUEST_OS_ID = "kubevirt-ts-test-guest";
+const OS_RELEASE = `ID=${TEST_GUEST_OS_ID}
+NAME="kubevirt-ts test guest"
+PRETTY_NAME="kubevirt-ts test guest 1"
+VERSION="1"
+VERSION_ID="1"
+`;
+
 /** The files of stage 2; they go on the root disk and into the initramfs. */
 export function stage2Files(): GuestFile[] {
   return [
@@ -219,6 +241,7 @@ export function stage2Files(): GuestFile[] {
     { path: "etc/passwd", content: "root:x:0:0:root:/root:/bin/sh\n", mode: 0o644 },
     { path: "etc/group", content: "root:x:0:\ntty:x:5:\n", mode: 0o644 },
     { path: "etc/shells", content: "/bin/sh\n", mode: 0o644 },
+    { path: "etc/os-release", content: OS_RELEASE, mode: 0o644 },
   ];
 }
 

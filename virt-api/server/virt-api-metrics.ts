@@ -11,6 +11,8 @@ export const SUBRESOURCES = [
   "pause",
   "unpause",
   "guestosinfo",
+  "userlist",
+  "filesystemlist",
   "console",
   "vnc",
   "portforward",

@@ -40,6 +40,8 @@ export const SUBRESOURCE_ROUTES: Readonly<
   pause: { resources: ["virtualmachineinstances"], method: "PUT", verb: "update", stream: false },
   unpause: { resources: ["virtualmachineinstances"], method: "PUT", verb: "update", stream: false },
   guestosinfo: { resources: ["virtualmachineinstances"], method: "GET", verb: "get", stream: false },
+  userlist: { resources: ["virtualmachineinstances"], method: "GET", verb: "get", stream: false },
+  filesystemlist: { resources: ["virtualmachineinstances"], method: "GET", verb: "get", stream: false },
   console: { resources: ["virtualmachineinstances"], method: "GET", verb: "get", stream: true },
   vnc: { resources: ["virtualmachineinstances"], method: "GET", verb: "get", stream: true },
   // KubeVirt serves port-forward on both: a VM's goes to its VMI.

@@ -1,7 +1,7 @@
 /**
  * The HTTP side of subresources.kubevirt.io/v1: discovery, version, the VM lifecycle PUTs
  * (202 Accepted, as KubeVirt), pause/unpause (forwarded to the VMI's virt-handler) and
- * guestosinfo. console, vnc and portforward are WebSockets (console/stream-upgrade.ts); a plain
+ * the guest agent's guestosinfo, userlist and filesystemlist (forwarded too). console, vnc and portforward are WebSockets (console/stream-upgrade.ts); a plain
  * GET of them is a 400.
  */
 
@@ -101,9 +101,11 @@ async function serve(
       await reply.code(200).send();
       return 200;
     }
-    case "guestosinfo": {
+    case "guestosinfo":
+    case "userlist":
+    case "filesystemlist": {
       const vmi = await readVmi(deps.vmis, ref);
-      checkVmiFor("guestosinfo", vmi);
+      checkVmiFor(target.subresource, vmi);
       const address = await deps.handlerLocator.addressFor(vmi);
       const answer = await deps.handlerClient.send(address, "GET", handlerPathOf(target));
       await reply.code(200).type("application/json").send(answer.body);

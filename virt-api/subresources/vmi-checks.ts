@@ -6,7 +6,10 @@ import type { VirtualMachineInstance } from "../kinds.js";
 import type { SubresourceName } from "../server/virt-api-metrics.js";
 import { badRequest, conflict, forbidden, VIRTUAL_MACHINE_INSTANCE } from "../status/status-error.js";
 
-type VmiSubresource = Extract<SubresourceName, "pause" | "unpause" | "guestosinfo" | "console" | "vnc">;
+type VmiSubresource = Extract<
+  SubresourceName,
+  "pause" | "unpause" | "guestosinfo" | "userlist" | "filesystemlist" | "console" | "vnc"
+>;
 
 export function checkVmiFor(subresource: VmiSubresource, vmi: VirtualMachineInstance): void {
   const name = vmi.metadata?.name ?? "";
@@ -29,6 +32,8 @@ export function checkVmiFor(subresource: VmiSubresource, vmi: VirtualMachineInst
         throw conflict(VIRTUAL_MACHINE_INSTANCE, name, "VMI is not paused");
       return;
     case "guestosinfo":
+    case "userlist":
+    case "filesystemlist":
       if (!running) throw conflict(VIRTUAL_MACHINE_INSTANCE, name, "VMI is not running");
       if (!hasCondition(vmi, "AgentConnected")) {
         throw conflict(VIRTUAL_MACHINE_INSTANCE, name, "VMI does not have guest agent connected");

@@ -4,7 +4,7 @@
 // on bridge). Its initial delay gains KubeVirt's LibvirtStartupDelay. A failing readiness probe
 // makes the pod, and with it the VMI, not Ready (a Service drops it); a failing liveness probe makes
 // the kubelet kill the container, which ends the VM, and the VM's run strategy decides what follows.
-// exec and guestAgentPing are refused at admission (they need the guest agent).
+// exec and guestAgentPing run in the guest through its agent: virt-handler runs them, not the kubelet.
 import type { VirtualMachineInstanceSpec, Probe as VmiProbe } from "../../api/index.js";
 import type { Pod } from "../kinds.js";
 

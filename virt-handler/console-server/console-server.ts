@@ -24,6 +24,7 @@ import { firstMaterial, type TlsMaterial, type TlsMaterialSource } from "../../r
 import { requireVirtApi } from "./client-identity.js";
 import { openVmiConsole } from "./console-endpoint.js";
 import { ConsoleSessions } from "./console-sessions.js";
+import { guestAgentAnswer } from "./guest-agent-endpoints.js";
 import { asHttpError, statusOf } from "./http-status.js";
 import { setPaused } from "./pause-endpoint.js";
 import { checkMethod, type Route, routeOf } from "./routes.js";
@@ -154,12 +155,18 @@ export class ConsoleServer implements Runnable {
     try {
       const route = this.#authorize(request, false);
       const located = this.#options.domains.locate(route.namespace, route.name);
+      const { subresource } = route;
       try {
-        await setPaused(located, route.subresource === "pause");
+        if (subresource === "guestosinfo" || subresource === "userlist" || subresource === "filesystemlist") {
+          const body = JSON.stringify(await guestAgentAnswer(located, subresource));
+          response.writeHead(200, { "Content-Type": "application/json" }).end(body);
+          return;
+        }
+        await setPaused(located, subresource === "pause");
       } finally {
         located.handle.free();
       }
-      this.#log.info({ namespace: route.namespace, name: route.name }, `VMI ${route.subresource}d`);
+      this.#log.info({ namespace: route.namespace, name: route.name }, `VMI ${subresource}d`);
       response.writeHead(200).end();
     } catch (error) {
       const refusal = asHttpError(error);

@@ -1,8 +1,15 @@
 // The handler's subresource paths, as KubeVirt's virt-handler serves them to virt-api:
-// /v1/namespaces/NS/virtualmachineinstances/NAME/{console,vnc,pause,unpause}.
+// /v1/namespaces/NS/virtualmachineinstances/NAME/{console,vnc,pause,unpause,guestosinfo,userlist,filesystemlist}.
 import { HttpError } from "./http-status.js";
 
-export type Subresource = "console" | "vnc" | "pause" | "unpause";
+export type Subresource =
+  | "console"
+  | "vnc"
+  | "pause"
+  | "unpause"
+  | "guestosinfo"
+  | "userlist"
+  | "filesystemlist";
 
 export interface Route {
   readonly namespace: string;
@@ -10,7 +17,8 @@ export interface Route {
   readonly subresource: Subresource;
 }
 
-const PATH = /^\/v1\/namespaces\/([^/]+)\/virtualmachineinstances\/([^/]+)\/(console|vnc|pause|unpause)\/?$/;
+const PATH =
+  /^\/v1\/namespaces\/([^/]+)\/virtualmachineinstances\/([^/]+)\/(console|vnc|pause|unpause|guestosinfo|userlist|filesystemlist)\/?$/;
 
 /** Which method and transport each subresource takes. */
 export const SUBRESOURCE_METHODS: Readonly<Record<Subresource, { method: string; websocket: boolean }>> = {
@@ -18,6 +26,9 @@ export const SUBRESOURCE_METHODS: Readonly<Record<Subresource, { method: string;
   vnc: { method: "GET", websocket: true },
   pause: { method: "PUT", websocket: false },
   unpause: { method: "PUT", websocket: false },
+  guestosinfo: { method: "GET", websocket: false },
+  userlist: { method: "GET", websocket: false },
+  filesystemlist: { method: "GET", websocket: false },
 };
 
 /** The route of a request URL; throws a 404 HttpError for any other path. */

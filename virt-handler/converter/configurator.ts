@@ -12,6 +12,8 @@ export interface ConversionOptions {
   emulation: boolean;
   /** Where QEMU's VNC server listens (a unix socket). */
   vncSocketPath: string;
+  /** QEMU's end of the guest agent channel; default `agent.sock` beside the VNC socket (the VM's directory). */
+  agentSocketPath?: string;
   /** The UNIX socket of the VM's passt (in the launcher pod), for a passt interface. */
   passtSocketPath?: string;
   /** Also write the serial console's output to this file. */

@@ -14,6 +14,7 @@ import { configureInputs, configureMemBalloon, configureRng } from "./devices.js
 import { configureMetadata } from "./domain-identity.js";
 import { configureFirmware } from "./firmware.js";
 import { configureGraphics } from "./graphics.js";
+import { configureGuestAgentChannel } from "./guest-agent-channel.js";
 import { configureClock, configureFeatures, configureLifecycle } from "./platform.js";
 import { configurePodNetwork } from "./pod-network.js";
 import { configureStorage } from "./storage.js";
@@ -39,6 +40,7 @@ export const CONFIGURATORS: ReadonlyArray<readonly [concern: string, configure: 
   ["inputs", configureInputs],
   ["rng", configureRng],
   ["memballoon", configureMemBalloon],
+  ["guest agent", configureGuestAgentChannel],
 ];
 
 function conversionInput(

@@ -8,6 +8,7 @@ import {
 } from "../../libvirt/domain-xml/index.js";
 import { type Connection, type Domain, DomainState, ErrorCode, LibvirtError } from "../../libvirt/index.js";
 import { passtNicsOf } from "../converter/passt-nic.js";
+import { agentChannelConnected, type GuestAgentFacts } from "../guest-agent/agent-facts.js";
 import { taggedNode } from "./domain-tag.js";
 import type { VmiDomainFactory, VmiIdentity } from "./vmi-domain-factory.js";
 
@@ -17,6 +18,8 @@ export interface DomainFacts {
   /** The reason, libvirt's number for the state's reason enum (ShutoffReason, PausedReason, ...). */
   readonly reason: number;
   readonly interfaces: readonly NetworkInterface[];
+  /** The guest agent: connected per the live XML; its report added by the reconciler. */
+  readonly agent?: GuestAgentFacts;
 }
 
 export interface ObservedDomain {
@@ -55,7 +58,12 @@ export function observeHandle(handle: Domain, factory: VmiDomainFactory): Observ
       name: handle.name,
       identity: definition === undefined ? undefined : factory.identify(definition),
       node: definition === undefined ? undefined : taggedNode(definition),
-      facts: { state: state.state, reason: state.reason, interfaces: interfacesOf(definition) },
+      facts: {
+        state: state.state,
+        reason: state.reason,
+        interfaces: interfacesOf(definition),
+        agent: { connected: agentChannelConnected(definition) },
+      },
       definition,
     };
   } catch (error) {

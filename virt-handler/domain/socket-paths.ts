@@ -9,6 +9,8 @@ import { join } from "node:path";
 
 export const MAX_UNIX_SOCKET_PATH_BYTES = 107;
 export const VNC_SOCKET_NAME = "vnc.sock";
+/** QEMU's end of the guest agent's virtio-serial channel (KubeVirt's org.qemu.guest_agent.0). */
+export const AGENT_SOCKET_NAME = "agent.sock";
 /**
  * Where the VM's passt (in its launcher pod) listens for QEMU; the longest socket name. passt binds
  * it after dropping to its unprivileged user, so it is in a directory of its own that user owns.

@@ -100,6 +100,8 @@ export interface ScheduledVmiOptions {
   readonly domain?: Record<string, unknown>;
   /** Replaces the spec's volumes (default: one containerDisk "rootdisk" of `image`). */
   readonly volumes?: readonly Record<string, unknown>[];
+  /** More spec fields (probes, say). */
+  readonly spec?: Record<string, unknown>;
 }
 
 /**
@@ -131,6 +133,7 @@ export async function createScheduledVmi(
       },
       volumes: options.volumes ?? [{ name: "rootdisk", containerDisk: { image: options.image } }],
       terminationGracePeriodSeconds: options.gracePeriodSeconds ?? 5,
+      ...options.spec,
     },
     status: { phase: "Scheduled", nodeName: cluster.nodeName },
   } as unknown as Vmi);

@@ -5,6 +5,7 @@ import { type Controller, type Manager, objectKey, systemClock } from "../../run
 import type { ClusterConfig } from "../config/cluster-config.js";
 import type { DomainLifecycle } from "../domain/domain-lifecycle.js";
 import type { VmiDomainFactory } from "../domain/vmi-domain-factory.js";
+import type { GuestAgentReports } from "../guest-agent/agent-facts.js";
 import { podKind, vmiKind } from "../kinds.js";
 import type { KvmStatus } from "../node/kvm-detection.js";
 import type { NodeInformers } from "../node-informers.js";
@@ -25,6 +26,8 @@ export interface VmiControllerOptions {
   /** VMIs reconciled at once. */
   readonly workers: number;
   readonly log: Logger;
+  /** What the guest agents last reported, for status.guestOSInfo and the agent's addresses. */
+  readonly guestAgent?: GuestAgentReports;
 }
 
 /** Launcher pods name their VMI by uid (kubevirt.io/created-by). */
@@ -50,6 +53,7 @@ export function addVmiController(manager: Manager, options: VmiControllerOptions
     withDefaults: (vmi) => withClusterDefaults(vmi, config.current().configuration),
     events: manager.events,
     clock: systemClock,
+    ...(options.guestAgent ? { guestAgent: options.guestAgent } : {}),
   });
   const controller = manager.controller({
     name: "vmi",

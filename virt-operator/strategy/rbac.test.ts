@@ -182,6 +182,9 @@ describe("strategy RBAC", () => {
         "virtualmachineinstances/vnc",
         "virtualmachineinstances/portforward",
         "virtualmachines/portforward",
+        "virtualmachineinstances/guestosinfo",
+        "virtualmachineinstances/userlist",
+        "virtualmachineinstances/filesystemlist",
       ]) {
         assert.ok(allows(rules, "subresources.kubevirt.io", resource, "get"), `${level} ${resource}`);
       }
@@ -206,8 +209,13 @@ describe("strategy RBAC", () => {
     assert.ok(allows(view, "kubevirt.io", "virtualmachines", "list"));
     assert.ok(!view.some((rule) => rule.verbs.some((verb) => !["get", "list", "watch"].includes(verb))));
     assert.ok(
-      !view.some((rule) => rule.apiGroups.includes("subresources.kubevirt.io")),
+      !allows(view, "subresources.kubevirt.io", "virtualmachineinstances/console", "get"),
       "no console for viewers",
     );
+    assert.ok(!allows(view, "subresources.kubevirt.io", "virtualmachineinstances/pause", "update"));
+    for (const resource of ["guestosinfo", "userlist", "filesystemlist"]) {
+      const path = `virtualmachineinstances/${resource}`;
+      assert.ok(allows(view, "subresources.kubevirt.io", path, "get"), `viewers read ${resource}`);
+    }
   });
 });

@@ -23,7 +23,7 @@ const READ = ["get", "list", "watch"];
 const WRITE = ["create", "update", "patch", "delete"];
 
 /**
- * virtctl console / vnc / port-forward (WebSocket GETs) and pause/unpause/start/stop/restart
+ * virtctl console / vnc / port-forward (WebSocket GETs), guestosinfo / userlist / fslist (GETs) and pause/unpause/start/stop/restart
  * (PUTs), on virt-api's group. port-forward is KubeVirt's on both VMIs and VMs.
  */
 const SUBRESOURCE_RULES: PolicyRule[] = [
@@ -33,6 +33,9 @@ const SUBRESOURCE_RULES: PolicyRule[] = [
       "virtualmachineinstances/console",
       "virtualmachineinstances/vnc",
       "virtualmachineinstances/portforward",
+      "virtualmachineinstances/guestosinfo",
+      "virtualmachineinstances/userlist",
+      "virtualmachineinstances/filesystemlist",
       "virtualmachines/portforward",
     ],
     verbs: ["get"],
@@ -73,6 +76,18 @@ export const USER_ROLES: readonly UserRole[] = [
   {
     name: "kubevirt.io:view",
     aggregateTo: "view",
-    rules: [{ apiGroups: [KUBEVIRT_GROUP], resources: USER_RESOURCES, verbs: READ }],
+    rules: [
+      // As KubeVirt's view role: what the guest agent reports is readable by whoever may read the VMI.
+      {
+        apiGroups: [SUBRESOURCES_GROUP],
+        resources: [
+          "virtualmachineinstances/guestosinfo",
+          "virtualmachineinstances/userlist",
+          "virtualmachineinstances/filesystemlist",
+        ],
+        verbs: ["get"],
+      },
+      { apiGroups: [KUBEVIRT_GROUP], resources: USER_RESOURCES, verbs: READ },
+    ],
   },
 ];

@@ -1,0 +1,131 @@
+// Polls the guest agents of this node's running domains (every 10 s by default, and at once when an
+// agent connects or leaves): the OS it reports and its interfaces' addresses, kept by domain name for
+// the VMI reconciler, which is enqueued whenever a report changes. Level-based: each round lists the
+// domains and reads their channel state afresh, so a missed event costs at most one interval.
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Logger } from "pino";
+import { domainFromXml } from "../../libvirt/domain-xml/index.js";
+import {
+  type Connection,
+  type Domain,
+  GuestInfoTypes,
+  InterfaceAddressSource,
+  ListDomainsFlags,
+  type Subscription,
+} from "../../libvirt/index.js";
+import { jsonEqual, type Runnable } from "../../runtime/index.js";
+import { vmiKeyOfDomainName } from "../domain/domain-tag.js";
+import { agentChannelConnected, type GuestAgentReport, type GuestAgentReports } from "./agent-facts.js";
+
+export interface GuestAgentMonitorDeps {
+  readonly connection: Connection;
+  /** Enqueues a VMI (by key) whose agent report changed. */
+  readonly enqueue: (key: string) => void;
+  readonly log: Logger;
+  /** Between rounds (default 10 s). */
+  readonly intervalMs?: number;
+}
+
+export class GuestAgentMonitor implements Runnable, GuestAgentReports {
+  readonly name = "guest-agent-monitor";
+  readonly needsLeaderElection = false;
+  readonly #deps: GuestAgentMonitorDeps;
+  readonly #reports = new Map<string, GuestAgentReport>();
+  #wake: (() => void) | undefined;
+  #pending = false;
+
+  constructor(deps: GuestAgentMonitorDeps) {
+    this.#deps = deps;
+  }
+
+  reportOf(domainName: string): GuestAgentReport | undefined {
+    return this.#reports.get(domainName);
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    const events = this.#followAgentEvents();
+    try {
+      while (!signal.aborted) {
+        this.#pending = false;
+        await this.#round().catch((err: unknown) => {
+          this.#deps.log.warn({ err }, "polling the guest agents failed; trying again next round");
+        });
+        if (!this.#pending) await this.#sleep(signal);
+      }
+    } finally {
+      events?.unsubscribe();
+    }
+  }
+
+  /** An agent connected or left: its VMI's condition changes now, its report at the next round (now). */
+  #followAgentEvents(): Subscription | undefined {
+    try {
+      return this.#deps.connection.onAgentLifecycle((event) => {
+        const key = vmiKeyOfDomainName(event.domain.name);
+        if (key !== undefined) this.#deps.enqueue(key);
+        this.#pending = true;
+        this.#wake?.();
+      });
+    } catch (err) {
+      this.#deps.log.warn({ err }, "cannot follow guest agent events; polling only");
+      return undefined;
+    }
+  }
+
+  async #sleep(signal: AbortSignal): Promise<void> {
+    const woken = new Promise<void>((resolve) => {
+      this.#wake = resolve;
+    });
+    await Promise.race([
+      sleep(this.#deps.intervalMs ?? 10_000, undefined, { signal }).catch(() => {}),
+      woken,
+    ]);
+    this.#wake = undefined;
+  }
+
+  async #round(): Promise<void> {
+    const { connection } = this.#deps;
+    if (!connection.connected) return;
+    const seen = new Set<string>();
+    for (const domain of connection.listAllDomains(ListDomainsFlags.Active)) {
+      try {
+        const name = domain.name;
+        if (vmiKeyOfDomainName(name) === undefined || !this.#agentConnected(domain)) continue;
+        seen.add(name);
+        this.#store(name, await this.#report(domain));
+      } catch (err) {
+        this.#deps.log.debug({ err }, "a domain vanished or its agent did not answer");
+      } finally {
+        domain.free();
+      }
+    }
+    for (const name of [...this.#reports.keys()]) {
+      if (!seen.has(name)) this.#store(name, undefined);
+    }
+  }
+
+  #agentConnected(domain: Domain): boolean {
+    try {
+      return agentChannelConnected(domainFromXml(domain.xml()));
+    } catch {
+      return false; // not a definition our model reads: not one of ours
+    }
+  }
+
+  async #report(domain: Domain): Promise<GuestAgentReport> {
+    const info = await domain.guestInfo(GuestInfoTypes.OS);
+    const interfaces = await domain
+      .interfaceAddresses(InterfaceAddressSource.Agent)
+      .catch(() => [] as Awaited<ReturnType<Domain["interfaceAddresses"]>>);
+    return { osInfo: info.os, interfaces };
+  }
+
+  #store(name: string, report: GuestAgentReport | undefined): void {
+    const before = this.#reports.get(name);
+    if (jsonEqual(before ?? null, report ?? null)) return;
+    if (report === undefined) this.#reports.delete(name);
+    else this.#reports.set(name, report);
+    const key = vmiKeyOfDomainName(name);
+    if (key !== undefined) this.#deps.enqueue(key);
+  }
+}
