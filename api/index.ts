@@ -123,6 +123,11 @@ export {
   launcherJoinsPodNetwork,
   launcherServedInterface,
 } from "./vmi/launcher-network.js";
+export {
+  LAUNCHER_PULL_SECRETS,
+  pullSecretVolumeName,
+  vmiPullSecretNames,
+} from "./vmi/launcher-pull-secrets.js";
 export type { Network } from "./vmi/networks.js";
 export type { Probe } from "./vmi/probe.js";
 export { type VirtualMachineInstance, VirtualMachineInstanceKind } from "./vmi/virtual-machine-instance.js";

@@ -17,12 +17,13 @@ RUN npx tsc -p tsconfig.json && npm prune --omit=dev
 FROM node:20.20.2-bookworm-slim
 # libvirt0: libvirt.so.0, which libvirt/ loads through koffi (the node's libvirtd does the rest,
 # through the socket in /var/run/libvirt). qemu-utils: qemu-img for VM overlays and empty disks;
-# xorriso: cloud-init's NoCloud ISO. qemu-system-x86: the boot probe that proves KVM works
-# (node/kvm-boot-probe.ts boots the host's /boot kernel under /dev/kvm). virt-handler never installs
+# xorriso: cloud-init's NoCloud ISO; zstd: zstd-compressed containerDisk layers. qemu-system-x86:
+# the boot probe that proves KVM works (node/kvm-boot-probe.ts boots the host's /boot kernel under
+# /dev/kvm). virt-handler never installs
 # anything: without qemu-img or an ISO writer on PATH its node reports KubeVirtHostToolsMissing and
 # is unschedulable for VMs (node/host-tools.ts).
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends libvirt0 qemu-utils xorriso qemu-system-x86 nftables iproute2 \
+  && apt-get install -y --no-install-recommends libvirt0 qemu-utils xorriso zstd qemu-system-x86 nftables iproute2 \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /opt/kubevirt-ts
 ENV NODE_ENV=production

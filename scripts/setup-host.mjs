@@ -39,6 +39,13 @@ const PACKAGES = [
   "openssh-client", // ssh-keygen and ssh: the tests that log into the test guest with a key
   "passt", // passt: virt-handler runs it in a launcher pod's network namespace for the passt binding
   "tini",
+  "docker-registry", // CNCF distribution 2.8: the dev cluster's local image registry (dev-cluster/registry/)
+  "zstd", // zstd-compressed OCI layers in the image tests (test/oci-image/)
+  "apache2-utils", // htpasswd: bcrypt lines for the registry tests with Basic auth
+  "syslinux", // with mtools and dosfstools: the self-booting disk of the cirros stand-in (test/guest/bootable-disk.ts)
+  "mtools",
+  "dosfstools",
+  "skopeo", // the images benchmark's reference puller (bench/images.ts)
 ];
 const QEMU_CONF = "/etc/libvirt/qemu.conf";
 const MARKER =

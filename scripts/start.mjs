@@ -6,12 +6,15 @@
 // maps to our programs. On the same data dir a second run resumes. Flags are those of
 // `dev-cluster up`; Ctrl+C stops everything.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const args = process.argv.slice(2);
+const ownFlags = new Set(["--no-cloud-guest"]);
+/** `dev-cluster up`'s flags; --no-cloud-guest is this script's own (the e2e stacks pass it). */
+const args = process.argv.slice(2).filter((arg) => !ownFlags.has(arg));
+const withCloudGuest = !process.argv.includes("--no-cloud-guest");
 /** A flag's value, as `--name value` or `--name=value` (as commander accepts them). */
 const flag = (name, fallback) => {
   const inline = args.find((arg) => arg.startsWith(`${name}=`));
@@ -61,7 +64,14 @@ const imageMap = {
     "virt-api": { command: [node, join(root, "dist", "virt-api", "main.js")] },
     "virt-handler": {
       command: [node, join(root, "dist", "virt-handler", "main.js")],
-      env: { VIRT_HANDLER_STATE_DIR: join(dataDir, "virt-handler"), VIRT_HANDLER_IMAGE_STORE: imageStore },
+      // Pulled containerDisks are cached in the data dir; the dev cluster's registry writes the
+      // node's mirror configuration (hosts.toml) there too.
+      env: {
+        VIRT_HANDLER_STATE_DIR: join(dataDir, "virt-handler"),
+        VIRT_HANDLER_IMAGE_STORE: imageStore,
+        VIRT_HANDLER_IMAGE_CACHE: join(dataDir, "image-cache"),
+        VIRT_HANDLER_REGISTRY_HOSTS: join(dataDir, "registry-hosts"),
+      },
     },
   },
 };
@@ -104,8 +114,31 @@ process.on("SIGINT", () => stop("SIGINT"));
 process.on("SIGTERM", () => stop("SIGTERM"));
 cluster.on("exit", (code) => process.exit(code ?? 1));
 
+/**
+ * The test guests go to the dev cluster's registry (its address file appears once it answers), as a
+ * user would push them: localhost:5000/kubevirt-ts/test-guest:latest, and the stand-in for KubeVirt's
+ * cirros demo image, which the nodes' mirrors serve for quay.io/kubevirt/cirros-container-disk-demo.
+ */
+function registryAddress() {
+  return readFileSync(join(dataDir, "registry", "address"), "utf8").trim();
+}
+
+async function publishGuests() {
+  await waitFor("the dev cluster's registry", () => existsSync(join(dataDir, "registry", "address")));
+  const address = registryAddress();
+  log(`pushing the test guests to the registry at ${address}`);
+  execFileSync(
+    node,
+    [join(root, "dist", "test", "guest", "main.js"), "--store", imageStore, "--registry", address],
+    {
+      stdio: "inherit",
+    },
+  );
+}
+
 try {
   await waitFor("the dev cluster's kubeconfig", () => existsSync(kubeconfig));
+  if (!args.includes("--no-registry")) await publishGuests();
   // As a user installs KubeVirt: the operator bundle, then the KubeVirt CR.
   kubectl(["apply", "-f", join(root, "deploy", "kubevirt-operator.yaml")]);
   kubectl(["wait", "--for=condition=established", "crd/kubevirts.kubevirt.io", "--timeout=60s"]);
@@ -126,10 +159,23 @@ try {
     `waiting for virt-operator to install kubevirt-ts (${useEmulation ? "no usable KVM: VMs run under emulation" : "KVM"})`,
   );
   kubectl(["-n", "kubevirt", "wait", "kv", "kubevirt", "--for", "condition=Available", "--timeout=300s"]);
+  // The Debian guest last: building it the first time takes a minute or two (debootstrap).
+  if (withCloudGuest && !args.includes("--no-registry")) {
+    log("building (cached) and pushing the Debian 12 guest as localhost:5000/kubevirt-ts/debian:12");
+    execFileSync(
+      node,
+      [join(root, "dist", "test", "cloud-guest", "main.js"), "--registry", registryAddress()],
+      {
+        stdio: "inherit",
+      },
+    );
+  }
   log("kubevirt-ts is available. Try:");
   log(`  export KUBECONFIG=${kubeconfig}`);
   log("  kubectl apply -f examples/vm-tiny.yaml && kubectl get vm,vmi -w");
   log("  npx virtctl console vm-tiny   # its serial console; Ctrl+] leaves it");
+  if (withCloudGuest)
+    log("  kubectl apply -f examples/vm-debian.yaml   # Debian 12 with cloud-init and the guest agent");
 } catch (error) {
   // Never leave a half-started cluster holding the port and the store.
   process.stderr.write(

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { InvalidArgumentError } from "commander";
 import {
   addKubeconfigOption,
   addLogLevelOption,
@@ -18,6 +19,12 @@ export interface CommandLine {
   namespace: string;
   stateDir?: string;
   imageStore: string;
+  /** The node's cache of pulled containerDisk images, and its size budget in bytes. */
+  imageCache: string;
+  imageCacheSize: number;
+  /** containerd-style registry host configuration (hosts.toml per registry) and a registries.conf. */
+  registryHosts?: string;
+  registriesConf?: string;
   /** Where this process finds the kubelet's pods directory (the flag, under $KUBEVIRT_TS_ROOT if set). */
   kubeletPodsDir: string;
   /** Of the health, metrics and console servers. */
@@ -54,6 +61,27 @@ export function parseCommandLine(
       env.VIRT_HANDLER_IMAGE_STORE ?? "/var/lib/kubevirt-ts/images",
     )
     .option(
+      "--image-cache <dir>",
+      "the node's cache of pulled containerDisk images (default: $VIRT_HANDLER_IMAGE_CACHE)",
+      env.VIRT_HANDLER_IMAGE_CACHE ?? "/var/lib/kubevirt-ts/image-cache",
+    )
+    .option(
+      "--image-cache-size <bytes>",
+      "unused cached images are removed, least recently used first, beyond this size",
+      parseByteCount,
+      20 * 1024 ** 3,
+    )
+    .option(
+      "--registry-hosts <dir>",
+      "registry mirrors as containerd's hosts.toml files, <dir>/<host[:port]>/hosts.toml (default: $VIRT_HANDLER_REGISTRY_HOSTS)",
+      env.VIRT_HANDLER_REGISTRY_HOSTS,
+    )
+    .option(
+      "--registries-conf <file>",
+      "registry mirrors as containers-registries.conf(5) v2 (default: $VIRT_HANDLER_REGISTRIES_CONF)",
+      env.VIRT_HANDLER_REGISTRIES_CONF,
+    )
+    .option(
       "--kubelet-pods-dir <dir>",
       "the kubelet's pods directory as mounted in this container: launcher pods' secret volumes are read there",
       DEFAULT_KUBELET_PODS_DIR,
@@ -87,6 +115,13 @@ export function parseCommandLine(
   program.parse(argv, { from: "node" });
   const flags = program.opts<CommandLine>();
   return { ...flags, kubeletPodsDir: containerPath(flags.kubeletPodsDir, env) };
+}
+
+function parseByteCount(value: string): number {
+  const bytes = Number(value);
+  if (!Number.isSafeInteger(bytes) || bytes < 0)
+    throw new InvalidArgumentError(`"${value}" is not a number of bytes (for example 21474836480)`);
+  return bytes;
 }
 
 /**

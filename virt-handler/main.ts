@@ -27,6 +27,9 @@ try {
     // node's name (domain/socket-paths.ts).
     stateDir: flags.stateDir ?? "/var/lib/kubevirt-ts/vms",
     imageStore: flags.imageStore,
+    imageCache: { directory: flags.imageCache, maxBytes: flags.imageCacheSize },
+    registryHosts: flags.registryHosts,
+    registriesConf: flags.registriesConf,
     kubeletPodsDir: flags.kubeletPodsDir,
     listen: { host: flags.address, port: flags.healthPort },
     metrics: { host: flags.address, port: flags.metricsPort },

@@ -6,6 +6,7 @@
 // UV_THREADPOOL_SIZE=8 (main.ts's shebang does). Setting the variable from inside an ES module is
 // too late: Node's ESM loader has started the pool by then.
 import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import type { Connection, ReconnectOptions } from "../libvirt/index.js";
@@ -14,13 +15,16 @@ import { CERTIFICATE_SECRETS } from "../runtime/tls/tls-material.js";
 import { ClusterConfig } from "./config/cluster-config.js";
 import type { ConsoleServer } from "./console-server/console-server.js";
 import { serveConsoles } from "./console-server/serve-consoles.js";
-import { LocalImageStore } from "./container-disk/index.js";
+import { LocalImageStore, RoutedImageSources } from "./container-disk/index.js";
+import { RegistryImageSource } from "./container-disk/registry/index.js";
 import { efiFirmwareInstalled } from "./converter/index.js";
 import { ConverterDomainFactory } from "./domain/converter-domain-factory.js";
 import { DomainLifecycle } from "./domain/domain-lifecycle.js";
 import { checkSocketPathsFit } from "./domain/socket-paths.js";
 import type { VmiDomainFactory } from "./domain/vmi-domain-factory.js";
 import { followLibvirt } from "./follow-libvirt.js";
+import { AgentProbes } from "./guest-agent/agent-probes.js";
+import { GuestAgentMonitor } from "./guest-agent/guest-agent-monitor.js";
 import { nodeKind, type Vmi } from "./kinds.js";
 import { libvirtAnswers, openLibvirt } from "./libvirt-connection.js";
 import { PodTapCounters } from "./metrics/pod-tap-counters.js";
@@ -40,6 +44,9 @@ import { DEFAULT_KUBELET_PODS_DIR, KubeletPodVolumes } from "./vmi/launcher-pod-
 import { StartupSweep } from "./vmi/startup-sweep.js";
 import { addVmiController } from "./vmi/vmi-controller.js";
 
+/** The node's pulled images may take this much before unused ones are removed (a flag's default too). */
+export const DEFAULT_IMAGE_CACHE_BYTES = 20 * 1024 ** 3;
+
 export interface VirtHandlerOptions {
   readonly nodeName: string;
   readonly libvirtUri: string;
@@ -48,8 +55,13 @@ export interface VirtHandlerOptions {
   readonly namespace: string;
   /** Per-VM directories, one per VMI uid. */
   readonly stateDir: string;
-  /** The local image store directory containerDisks resolve from (LocalImageStore). */
+  /** The local image store directory `localhost/NAME:TAG` containerDisks resolve from (LocalImageStore). */
   readonly imageStore: string;
+  /** Pulled images: the node's cache directory and its size budget (bytes). */
+  readonly imageCache?: { readonly directory: string; readonly maxBytes: number };
+  /** Registry mirrors: containerd hosts.toml directory, containers-registries.conf file. */
+  readonly registryHosts?: string | undefined;
+  readonly registriesConf?: string | undefined;
   /** The kubelet's pods directory, where launcher pods' secret volumes are read (default /var/lib/kubelet/pods). */
   readonly kubeletPodsDir?: string;
   /** /healthz and /readyz, plain HTTP; undefined serves neither. */
@@ -101,7 +113,16 @@ export async function startVirtHandler(options: VirtHandlerOptions): Promise<Run
   const factory =
     options.factory ??
     new ConverterDomainFactory({
-      images: new LocalImageStore(options.imageStore),
+      images: new RoutedImageSources(
+        new LocalImageStore(options.imageStore),
+        new RegistryImageSource({
+          cacheDirectory: options.imageCache?.directory ?? join(options.stateDir, "..", "image-cache"),
+          maxCacheBytes: options.imageCache?.maxBytes ?? DEFAULT_IMAGE_CACHE_BYTES,
+          ...(options.registryHosts ? { hostsDirectory: options.registryHosts } : {}),
+          ...(options.registriesConf ? { registriesConf: options.registriesConf } : {}),
+          log: log.child({ component: "image-pull" }),
+        }),
+      ),
       efiFirmwareAvailable: await efiFirmwareInstalled(),
     });
   const serverSecret = { namespace: options.namespace, name: CERTIFICATE_SECRETS.handlerServer };
@@ -149,8 +170,25 @@ function wire(
     podVolumes: (vmi) => podVolumes.of(vmi),
     podNetworks,
   });
+  const guestAgent = new GuestAgentMonitor({
+    connection,
+    // Called only once the manager runs, after the controller below exists.
+    enqueue: (key) => controller.enqueue(key),
+    log: log.child({ component: "guest-agent" }),
+  });
+  manager.add(guestAgent);
+  const agentProbes = new AgentProbes({
+    ...{ nodeName, vmis: informers.vmis, connection, factory },
+    enqueue: (key) => controller.enqueue(key),
+    log: log.child({ component: "guest-agent-probes" }),
+  });
+  manager.add(agentProbes);
+  const agentReports = {
+    reportOf: (domainName: string) => guestAgent.reportOf(domainName),
+    readinessOf: (domainName: string) => agentProbes.readinessOf(domainName),
+  };
   const controller = addVmiController(manager, {
-    ...{ nodeName, informers, connection, factory, lifecycle, kvm, log },
+    ...{ nodeName, informers, connection, factory, lifecycle, kvm, log, guestAgent: agentReports },
     config: new ClusterConfig(informers.kubevirts, options.namespace),
     workers: options.workers ?? 4,
   });

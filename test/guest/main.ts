@@ -4,6 +4,7 @@
 import { Command } from "commander";
 import { pino } from "pino";
 import { DEFAULT_TEST_GUEST_IMAGE, ensureTestGuest } from "./ensure-test-guest.js";
+import { publishCirrosStandIn, publishTestGuest } from "./publish-to-registry.js";
 
 interface GuestImageOptions {
   cacheDir?: string;
@@ -11,6 +12,7 @@ interface GuestImageOptions {
   image: string;
   kernelPackage?: string;
   json?: boolean;
+  registry?: string;
 }
 
 const program = new Command("guest-image")
@@ -19,6 +21,10 @@ const program = new Command("guest-image")
   .option("--store <dir>", "the local image store (default .local/images)")
   .option("--image <reference>", "image reference to publish as", DEFAULT_TEST_GUEST_IMAGE)
   .option("--kernel-package <name>", "a versioned Debian kernel package, e.g. linux-image-6.1.0-57-amd64")
+  .option(
+    "--registry <host:port>",
+    "also push it there (plain HTTP) as kubevirt-ts/test-guest:latest, and its bootable-disk form as kubevirt/cirros-container-disk-demo",
+  )
   .option("--json", "print the result as JSON")
   .action(async (options: GuestImageOptions) => {
     const log = pino({ name: "guest-image", level: options.json ? "warn" : "info" });
@@ -31,6 +37,18 @@ const program = new Command("guest-image")
         kernelPackage: options.kernelPackage,
         log,
       });
+      const pushed = options.registry
+        ? await publishTestGuest(guest, { registry: options.registry })
+        : undefined;
+      if (pushed)
+        log.info(
+          { reference: pushed.reference, uploadedBlobs: pushed.uploadedBlobs },
+          "pushed the test guest",
+        );
+      if (options.registry) {
+        const [standIn] = await publishCirrosStandIn(guest, { registry: options.registry });
+        log.info({ reference: standIn?.reference }, "pushed the stand-in for KubeVirt's cirros demo image");
+      }
       if (options.json) {
         process.stdout.write(`${JSON.stringify(guest, null, 2)}\n`);
         return;

@@ -34,7 +34,7 @@ describe("printableStatus: KubeVirt's rules, first match wins", () => {
     ["Terminating", { vm: cachedVm("Always", undefined, { deleting: true }), vmi: cachedVmi("Running") }],
     ["ErrorUnschedulable", { vmi: cachedVmi("Scheduling", { conditions: unschedulable }) }],
     ["ErrImagePull", { vmi: cachedVmi("Scheduling", { conditions: pullError("ErrImagePull") }) }],
-    ["ErrImagePull", { vmi: cachedVmi("Scheduling", { conditions: pullError("ImagePullBackOff") }) }],
+    ["ImagePullBackOff", { vmi: cachedVmi("Scheduling", { conditions: pullError("ImagePullBackOff") }) }],
     ["CrashLoopBackOff", { failures: 2 }],
     ["CrashLoopBackOff", { failures: 1, vmi: cachedVmi("Failed") }],
     ["Starting", { failures: 1, startExpected: true }],

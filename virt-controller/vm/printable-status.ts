@@ -17,12 +17,11 @@ export interface PrintableStatusInput {
 
 type Rule = [PrintableStatus, (input: PrintableStatusInput) => boolean];
 
-const PULL_ERRORS = new Set(["ErrImagePull", "ImagePullBackOff"]);
-
 /**
  * KubeVirt's rules, in its order: the first that holds wins, Unknown otherwise. Statuses for
  * features kubevirt-ts does not have (migration, data volumes, PVCs) never hold. An image pull
- * error of the launcher pod shows as ErrImagePull, whether the kubelet is pulling or backing off.
+ * failure (of the launcher pod's kubelet, or of virt-handler pulling a containerDisk) shows as the
+ * VMI's Synchronized reason says: ErrImagePull after a failed attempt, ImagePullBackOff while waiting.
  */
 const RULES: readonly Rule[] = [
   ["Terminating", ({ vm }) => vm.metadata?.deletionTimestamp !== undefined],
@@ -37,7 +36,8 @@ const RULES: readonly Rule[] = [
     "ErrorUnschedulable",
     ({ vmi }) => hasCondition(vmi?.status?.conditions, "PodScheduled", "False", "Unschedulable"),
   ],
-  ["ErrImagePull", ({ vmi }) => pullError(vmi)],
+  ["ErrImagePull", ({ vmi }) => pullError(vmi, "ErrImagePull")],
+  ["ImagePullBackOff", ({ vmi }) => pullError(vmi, "ImagePullBackOff")],
   [
     "Starting",
     ({ vmi, startExpected }) =>
@@ -62,7 +62,7 @@ function paused(vmi: Frozen<VirtualMachineInstance>): boolean {
   return hasCondition(vmi.status?.conditions, "Paused", "True");
 }
 
-function pullError(vmi: Frozen<VirtualMachineInstance> | undefined): boolean {
+function pullError(vmi: Frozen<VirtualMachineInstance> | undefined, reason: string): boolean {
   const synchronized = findCondition(vmi?.status?.conditions, "Synchronized");
-  return synchronized?.status === "False" && PULL_ERRORS.has(synchronized.reason ?? "");
+  return synchronized?.status === "False" && synchronized.reason === reason;
 }

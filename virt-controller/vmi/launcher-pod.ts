@@ -11,6 +11,7 @@ import {
 } from "../../api/index.js";
 import type { Frozen } from "../../runtime/index.js";
 import type { Pod, VirtualMachineInstance } from "../kinds.js";
+import { pullSecretVolumes } from "./launcher-pod-pull-secrets.js";
 import { cloudInitSecretVolumes } from "./launcher-pod-secrets.js";
 import { launcherProbes } from "./launcher-probes.js";
 import { launcherResources } from "./launcher-resources.js";
@@ -28,6 +29,8 @@ export const LAUNCHER = {
 
 export interface LauncherPodOptions {
   image: string;
+  /** The Secrets the VMI's images are pulled with (vmiPullSecretNames), in order. */
+  pullSecrets?: readonly string[];
   useEmulation: boolean;
 }
 
@@ -48,7 +51,8 @@ export function renderLauncherPod(
   const served = launcherJoinsPodNetwork(spec);
   const network = launcherNetwork();
   const mounts = [...(served ? network.volumeMounts : []), ...secrets.volumeMounts];
-  const volumes = [...(served ? network.volumes : []), ...secrets.volumes];
+  const pullSecrets = pullSecretVolumes(options.pullSecrets ?? []);
+  const volumes = [...(served ? network.volumes : []), ...secrets.volumes, ...pullSecrets.volumes];
   return {
     apiVersion: "v1",
     kind: "Pod",
@@ -88,6 +92,7 @@ export function renderLauncherPod(
         },
       ],
       ...(volumes.length > 0 ? { volumes } : {}),
+      ...(pullSecrets.imagePullSecrets.length > 0 ? { imagePullSecrets: pullSecrets.imagePullSecrets } : {}),
       nodeSelector: { [LABELS.nodeSchedulable]: "true", ...(spec.nodeSelector ?? {}) },
       ...schedulingOf(spec),
       terminationGracePeriodSeconds: (spec.terminationGracePeriodSeconds ?? 30) + LAUNCHER.extraGraceSeconds,

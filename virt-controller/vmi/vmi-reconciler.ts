@@ -2,6 +2,7 @@ import {
   defaultVirtualMachineInstanceSpec,
   type VirtualMachineInstanceSpec,
   validateVirtualMachineInstance,
+  vmiPullSecretNames,
 } from "../../api/index.js";
 import {
   CACHE_IS_BEHIND,
@@ -26,6 +27,7 @@ import { isFinal, phaseOf } from "../vmi-phase.js";
 import { renderLauncherPod } from "./launcher-pod.js";
 import { launcherPodOf } from "./launcher-pod-state.js";
 import { PodCreateError } from "./pod-create-failure.js";
+import { serviceAccountPullSecrets } from "./service-account-pull-secrets.js";
 import { nextVmiState } from "./vmi-lifecycle.js";
 
 /** The index of the launcher pod informer that finds a VMI's pods by the VMI's uid. */
@@ -112,10 +114,12 @@ export class VmiReconciler {
     useEmulation: boolean,
   ): Promise<Pod | PodCreateError> {
     const { expectations, client, events, launcherImage } = this.#deps;
-    const manifest = renderLauncherPod(vmi, spec, { image: launcherImage, useEmulation });
     expectations.expectCreations(request.key, 1);
     let pod: Pod;
     try {
+      const accountSecrets = await serviceAccountPullSecrets(client, vmi.metadata?.namespace ?? "");
+      const pullSecrets = vmiPullSecretNames(spec, accountSecrets);
+      const manifest = renderLauncherPod(vmi, spec, { image: launcherImage, useEmulation, pullSecrets });
       pod = await client.resource(podKind).create(manifest);
     } catch (error) {
       expectations.lower(request.key, 1, 0);

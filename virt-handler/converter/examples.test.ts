@@ -26,7 +26,7 @@ import {
 } from "./testing/test-vmis.js";
 
 const run = promisify(execFile);
-const EXAMPLES = ["vm-tiny.yaml", "vmi-ephemeral.yaml", "vm-cirros-shaped.yaml"];
+const EXAMPLES = ["vm-tiny.yaml", "vmi-ephemeral.yaml", "vm-cirros-shaped.yaml", "vm-debian.yaml"];
 
 async function exampleVmi(fileName: string): Promise<VirtualMachineInstance> {
   const manifest = await loadExample(fileName);

@@ -2,7 +2,7 @@
 // volumes become files in the VM's directory, then the VMI becomes a domain definition.
 import { join } from "node:path";
 import type { DomainDefinition } from "../../libvirt/domain-xml/index.js";
-import type { ContainerDiskSource } from "../container-disk/index.js";
+import { ContainerDiskError, type ContainerDiskSource } from "../container-disk/index.js";
 import {
   convertVmi,
   domainNameOf,
@@ -12,11 +12,12 @@ import {
 } from "../converter/index.js";
 import type { Vmi } from "../kinds.js";
 import { prepareVolumes, removeVmFiles } from "../storage/index.js";
-import { PASST_SOCKET_NAME, VNC_SOCKET_NAME } from "./socket-paths.js";
+import { AGENT_SOCKET_NAME, PASST_SOCKET_NAME, VNC_SOCKET_NAME } from "./socket-paths.js";
 import {
   type BuildOptions,
   type VmiDomainFactory,
   type VmiIdentity,
+  VmiImagePullError,
   VmiStartError,
 } from "./vmi-domain-factory.js";
 
@@ -54,11 +55,14 @@ export class ConverterDomainFactory implements VmiDomainFactory {
         domainName: this.domainName(vmi),
         emulation: options.emulation,
         vncSocketPath: join(options.vmDir, VNC_SOCKET_NAME),
+        agentSocketPath: join(options.vmDir, AGENT_SOCKET_NAME),
         passtSocketPath: join(options.vmDir, PASST_SOCKET_NAME),
         serialLogPath: join(options.vmDir, "serial.log"),
         efiFirmwareAvailable: this.#options.efiFirmwareAvailable,
       });
     } catch (error) {
+      const pullFailure = imagePullFailure(error);
+      if (pullFailure !== undefined) throw pullFailure;
       if (error instanceof VmiConversionError && !RETRYABLE_REASONS.has(error.reason)) {
         throw new VmiStartError(error.reason, error.message, { cause: error });
       }
@@ -73,4 +77,15 @@ export class ConverterDomainFactory implements VmiDomainFactory {
   removeFiles(vmDir: string): Promise<void> {
     return removeVmFiles(vmDir);
   }
+}
+
+/** A pull that failed (retried with back-off, as the kubelet's) rather than an image that cannot work. */
+function imagePullFailure(error: unknown): VmiImagePullError | undefined {
+  if (!(error instanceof VmiConversionError)) return undefined;
+  if (error.reason !== "ImagePullFailed" && error.reason !== "ErrImageNeverPull") return undefined;
+  const source = error.cause instanceof ContainerDiskError ? error.cause : undefined;
+  const reason = error.reason === "ImagePullFailed" ? "ErrImagePull" : "ErrImageNeverPull";
+  return new VmiImagePullError(reason, source?.image ?? "", source?.message ?? error.message, {
+    cause: error,
+  });
 }

@@ -48,3 +48,22 @@ export class VmiStartError extends Error {
     super(message, options);
   }
 }
+
+/**
+ * An image of the VMI could not be pulled (the registry refused it, does not have it, or cannot be
+ * reached). Worth retrying with back-off, as the kubelet retries a pull: the VMI waits, showing
+ * ErrImagePull and then ImagePullBackOff (KubeVirt's printable statuses).
+ */
+export class VmiImagePullError extends Error {
+  override readonly name = "VmiImagePullError";
+
+  constructor(
+    /** "ErrImagePull", or "ErrImageNeverPull" for an image missing under pullPolicy Never. */
+    readonly reason: "ErrImagePull" | "ErrImageNeverPull",
+    readonly image: string,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}

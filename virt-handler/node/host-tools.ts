@@ -17,12 +17,17 @@ export interface HostTool {
   readonly debianPackages: readonly string[];
 }
 
-/** Every program virt-handler spawns (storage/disk-files.ts, storage/iso-image.ts, network/pod-network-setup.ts). */
+/**
+ * Every program virt-handler spawns (storage/disk-files.ts, storage/iso-image.ts, network/pod-network-setup.ts,
+ * container-disk/registry/layer-stream.ts).
+ */
 export const HOST_TOOLS: readonly HostTool[] = [
   { purpose: "VM disk overlays and empty disks", commands: ["qemu-img"], debianPackages: ["qemu-utils"] },
   { purpose: "cloud-init disks", commands: ISO_WRITERS, debianPackages: ["xorriso", "genisoimage"] },
   // ip, nsenter and sysctl (iproute2, util-linux, procps) are part of every Debian system.
   { purpose: "the pod network's NAT (masquerade)", commands: ["nft"], debianPackages: ["nftables"] },
+  // Node.js 20 has no zstd: OCI layers compressed with it are unpacked by the zstd program.
+  { purpose: "zstd-compressed containerDisk layers", commands: ["zstd"], debianPackages: ["zstd"] },
 ];
 
 export interface HostToolsReport {

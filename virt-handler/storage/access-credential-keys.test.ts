@@ -43,6 +43,7 @@ describe("access credentials' public keys from the launcher pod's volumes", () =
       asked.push(`${podVolumeName}=${secretName}`);
       return join(volumesDir, podVolumeName);
     },
+    imagePullSecretNames: () => [],
   };
 
   before(async () => {

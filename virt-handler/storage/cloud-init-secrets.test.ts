@@ -44,6 +44,7 @@ describe("cloud-init data from a launcher pod's secret volume", () => {
       asked.push(`${podVolumeName}=${secretName}`);
       return join(volumesDir, podVolumeName);
     },
+    imagePullSecretNames: () => [],
   };
 
   before(async () => {
@@ -115,7 +116,7 @@ describe("cloud-init data from a launcher pod's secret volume", () => {
       withSecretData(
         "ci",
         { networkDataSecretRef: { name: "user-secret" } },
-        { secretVolumeDir: () => join(volumesDir, "ci-udata") },
+        { secretVolumeDir: () => join(volumesDir, "ci-udata"), imagePullSecretNames: () => [] },
       ),
       "InvalidSpec",
       /secret "user-secret" has no key networkdata or networkData/,

@@ -21,6 +21,8 @@ export interface LauncherPodVolumes {
    * VmiConversionError when the pod is not known yet or carries no such volume.
    */
   secretVolumeDir(podVolumeName: string, secretName: string): string;
+  /** The Secrets the pod's spec.imagePullSecrets lists, in order (none while the pod is unknown). */
+  imagePullSecretNames(): readonly string[];
 }
 
 /** The inline fields a reference replaces (a source sets one or the other, never both). */

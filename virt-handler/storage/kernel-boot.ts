@@ -41,7 +41,7 @@ function pathInImage(
 
 export async function prepareKernelBoot(
   vmi: VirtualMachineInstance,
-  options: { vmDir: string; images: ContainerDiskSource },
+  options: { vmDir: string; images: ContainerDiskSource; dockerConfigJsons?: readonly string[] },
 ): Promise<PreparedKernelBoot | undefined> {
   const kernelBoot = vmi.spec.domain.firmware?.kernelBoot;
   if (kernelBoot === undefined) return undefined;
@@ -53,7 +53,12 @@ export async function prepareKernelBoot(
       "kernelBoot.kernelArgs needs kernelBoot.container with the kernel",
     );
   }
-  const resolved = await options.images.resolve(container.image);
+  // A kernelBoot container needs no disk: "/" says so to a source that looks for one.
+  const resolved = await options.images.resolve(container.image, {
+    ...(container.imagePullPolicy ? { pullPolicy: container.imagePullPolicy } : {}),
+    path: "/",
+    dockerConfigJsons: options.dockerConfigJsons ?? [],
+  });
   const kernelPath = pathInImage(container, resolved, "kernel");
   if (kernelPath === undefined) {
     throw new VmiConversionError(

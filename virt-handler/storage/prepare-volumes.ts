@@ -11,6 +11,7 @@ import { propagatedPublicKeys } from "./access-credential-keys.js";
 import type { LauncherPodVolumes } from "./cloud-init-secrets.js";
 import { HostToolMissingError } from "./host-commands.js";
 import { type PreparedKernelBoot, prepareKernelBoot } from "./kernel-boot.js";
+import { pullSecretConfigs } from "./pull-secrets.js";
 import { type PreparedDisk, prepareVolume } from "./volume-files.js";
 
 export type { PreparedDisk } from "./volume-files.js";
@@ -54,13 +55,20 @@ export async function prepareVolumes(
   await mkdir(vmDir, { recursive: true });
   const identity = { instanceId: uid, hostname: vmi.spec.hostname || name };
   const publicKeys = await accessCredentialKeys(vmi, options.podVolumes);
+  let dockerConfigJsons: string[];
+  try {
+    dockerConfigJsons = await pullSecretConfigs(options.podVolumes);
+  } catch (error) {
+    throw asConversionError("the launcher pod's imagePullSecrets", error);
+  }
   const disks = new Map<string, PreparedDisk>();
   for (const volume of vmi.spec.volumes ?? []) {
     if (!FILE_SAFE_NAME.test(volume.name)) {
       throw new VmiConversionError("InvalidSpec", `volume name "${volume.name}" is not a valid name`);
     }
     try {
-      const context = { vmDir, images: options.images, identity, podVolumes: options.podVolumes, publicKeys };
+      const { podVolumes, images } = options;
+      const context = { vmDir, images, identity, podVolumes, publicKeys, dockerConfigJsons };
       disks.set(volume.name, await prepareVolume(volume, context));
     } catch (error) {
       throw asConversionError(`volume ${volume.name}`, error);
@@ -68,7 +76,7 @@ export async function prepareVolumes(
   }
   let kernelBoot: PreparedKernelBoot | undefined;
   try {
-    kernelBoot = await prepareKernelBoot(vmi, { vmDir, images: options.images });
+    kernelBoot = await prepareKernelBoot(vmi, { vmDir, images: options.images, dockerConfigJsons });
   } catch (error) {
     throw asConversionError("kernelBoot", error);
   }

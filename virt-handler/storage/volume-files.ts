@@ -42,6 +42,8 @@ export interface VolumeContext {
   podVolumes?: LauncherPodVolumes | undefined;
   /** The SSH public keys of spec.accessCredentials, by the data source that carries them. */
   publicKeys?: Readonly<Record<CloudInitKeyPropagation, readonly string[]>> | undefined;
+  /** The `.dockerconfigjson` of each of the launcher pod's image pull secrets. */
+  dockerConfigJsons?: readonly string[] | undefined;
 }
 
 /** Volume sources virt-handler cannot serve yet, and why. */
@@ -102,7 +104,11 @@ async function prepareContainerDisk(
   source: NonNullable<Volume["containerDisk"]>,
   context: VolumeContext,
 ): Promise<PreparedDisk> {
-  const image = await context.images.resolve(source.image);
+  const image = await context.images.resolve(source.image, {
+    ...(source.imagePullPolicy ? { pullPolicy: source.imagePullPolicy } : {}),
+    ...(source.path !== undefined ? { path: source.path } : {}),
+    dockerConfigJsons: context.dockerConfigJsons ?? [],
+  });
   const pathInImage =
     source.path === undefined ? image.disk : canonicalPathInImage(source.image, source.path);
   if (pathInImage === undefined) {

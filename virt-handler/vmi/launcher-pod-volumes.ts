@@ -35,7 +35,14 @@ export class KubeletPodVolumes {
   of(vmi: Frozen<Vmi>): LauncherPodVolumes {
     return {
       secretVolumeDir: (podVolumeName, secretName) => this.#secretVolumeDir(vmi, podVolumeName, secretName),
+      imagePullSecretNames: () => this.#imagePullSecretNames(vmi),
     };
+  }
+
+  #imagePullSecretNames(vmi: Frozen<Vmi>): string[] {
+    const candidates = this.#options.pods.byIndex(CREATED_BY_INDEX, vmi.metadata?.uid ?? "");
+    const pod = launcherPodFor(vmi, candidates);
+    return (pod?.spec?.imagePullSecrets ?? []).map((ref) => ref.name ?? "").filter((name) => name !== "");
   }
 
   #secretVolumeDir(vmi: Frozen<Vmi>, podVolumeName: string, secretName: string): string {

@@ -17,9 +17,12 @@ import {
   type SharedInformer,
 } from "../../runtime/index.js";
 import type { DomainLifecycle } from "../domain/domain-lifecycle.js";
-import { type ObservedDomain, observeDomainByName } from "../domain/observed-domain.js";
-import { type VmiDomainFactory, VmiStartError } from "../domain/vmi-domain-factory.js";
+import { type DomainFacts, type ObservedDomain, observeDomainByName } from "../domain/observed-domain.js";
+import { type VmiDomainFactory, VmiImagePullError, VmiStartError } from "../domain/vmi-domain-factory.js";
+import type { GuestAgentReports } from "../guest-agent/agent-facts.js";
 import type { Vmi } from "../kinds.js";
+import { ImagePullBackoff } from "./image-pull-backoff.js";
+import { pullBackoffStatus, pullFailedStatus } from "./image-pull-status.js";
 import { type LauncherLookup, launcherPodIPs, launcherReadiness, launcherState } from "./launcher-pod.js";
 import { cannotStart, type Decision, decide, type RunPermission } from "./vmi-decision.js";
 
@@ -41,6 +44,10 @@ export interface VmiReconcilerDeps {
   readonly withDefaults: (vmi: Frozen<Vmi>) => Vmi;
   readonly events: EventRecorder;
   readonly clock: Clock;
+  /** What the guest agents last reported (guest-agent/); none: no OS info or agent addresses. */
+  readonly guestAgent?: GuestAgentReports;
+  /** Back-off between pulls of a VMI's images (the kubelet's delays unless given). */
+  readonly pullBackoff?: ImagePullBackoff;
 }
 
 /** What one step of a reconcile leads to: look again (libvirt changed), or stop here. */
@@ -56,9 +63,11 @@ export class VmiReconciler {
   /** When an ACPI shutdown was asked for, by VMI uid (lost on restart: the grace period starts again). */
   readonly #shutdowns = new Map<string, number>();
   readonly #writes = new OwnWrites();
+  readonly #pullBackoff: ImagePullBackoff;
 
   constructor(deps: VmiReconcilerDeps) {
     this.#deps = deps;
+    this.#pullBackoff = deps.pullBackoff ?? new ImagePullBackoff();
   }
 
   async reconcile(request: ReconcileRequest): Promise<ReconcileResult> {
@@ -135,7 +144,7 @@ export class VmiReconciler {
     const anchored = (phase === "Scheduled" || phase === "Running") && !vmi.metadata?.deletionTimestamp;
     return {
       vmi,
-      domain: observed?.facts,
+      domain: observed && withAgentReport(observed, this.#deps.guestAgent),
       launcher: anchored ? await launcherState(vmi, this.#deps.launcher) : ("present" as const),
       podIPs: launcherPodIPs(vmi, this.#deps.launcher),
       launcherReady: launcherReadiness(vmi, this.#deps.launcher),
@@ -187,10 +196,32 @@ export class VmiReconciler {
     request: ReconcileRequest,
   ): Promise<StepResult> {
     const { lifecycle, events, clock, withDefaults } = this.#deps;
+    const uid = vmi.metadata?.uid ?? "";
+    const backingOff = observed === undefined ? this.#pullBackoff.backingOff(uid, clock.now()) : undefined;
+    if (backingOff !== undefined) {
+      const now = clock.now();
+      const showsError = now < backingOff.failedAt + this.#pullBackoff.errorShownMs;
+      const next = showsError ? undefined : pullBackoffStatus(vmi, backingOff, now);
+      if (next !== undefined) await this.#write(request.key, vmi, next, request.log);
+      const until = showsError ? backingOff.failedAt + this.#pullBackoff.errorShownMs : backingOff.retryAt;
+      return { again: false, result: { requeueAfterMs: Math.max(until - now, 100) } };
+    }
     try {
       if (observed === undefined) await lifecycle.defineAndStart(withDefaults(vmi), emulation, request.log);
       else await lifecycle.start(observed.handle, vmi);
+      this.#pullBackoff.forget(uid);
     } catch (error) {
+      if (error instanceof VmiImagePullError) {
+        const now = clock.now();
+        const failure = this.#pullBackoff.failed(uid, error.image, error.message, now);
+        request.log.warn(
+          { image: error.image, err: error, retryAt: failure.retryAt },
+          "pulling an image failed",
+        );
+        events.warning(vmi, "Failed", `Failed to pull image "${error.image}": ${error.message}`);
+        await this.#write(request.key, vmi, pullFailedStatus(vmi, error.reason, failure, now), request.log);
+        return { again: false, result: { requeueAfterMs: this.#pullBackoff.errorShownMs } };
+      }
       if (error instanceof VmiStartError) {
         request.log.warn({ reason: error.reason, err: error }, "the VMI cannot start");
         events.warning(vmi, error.reason, error.message);
@@ -220,6 +251,7 @@ export class VmiReconciler {
       if (observed !== undefined) await this.#deps.lifecycle.remove(observed, request.log);
       else await this.#deps.lifecycle.removeFiles(uid);
       this.#shutdowns.delete(uid);
+      this.#pullBackoff.forget(uid);
     };
     if (decision.cleanupFirst) await cleanup();
     if (decision.vmi !== undefined) await this.#write(request.key, vmi, decision.vmi, request.log);
@@ -236,6 +268,19 @@ export class VmiReconciler {
       throw error;
     }
   }
+}
+
+/** The domain's facts with what its guest agent last reported, while it is connected. */
+function withAgentReport(observed: ObservedDomain, reports: GuestAgentReports | undefined): DomainFacts {
+  const { facts } = observed;
+  const connected = facts.agent?.connected ?? false;
+  const report = connected ? reports?.reportOf(observed.name) : undefined;
+  const readiness = reports?.readinessOf?.(observed.name);
+  if (report === undefined && readiness === undefined) return facts;
+  return {
+    ...facts,
+    agent: { connected, ...(report ? { report } : {}), ...(readiness ? { readiness } : {}) },
+  };
 }
 
 function messageOf(error: unknown): string {

@@ -18,8 +18,11 @@ import {
   wireTime,
 } from "../../runtime/index.js";
 import type { DomainFacts } from "../domain/observed-domain.js";
+import { agentProbeKind } from "../guest-agent/agent-probe-state.js";
+import { agentProbeReadiness, applyGuestAgentStatus } from "../guest-agent/agent-status.js";
 import type { Vmi } from "../kinds.js";
 import { POD_INTERFACE } from "../network/masquerade-plan.js";
+import { withoutPullFailure } from "./image-pull-status.js";
 
 export type VmiStatus = VirtualMachineInstanceStatus;
 type InterfaceStatus = NonNullable<VmiStatus["interfaces"]>[number];
@@ -72,20 +75,26 @@ export function runningStatus(
 ): VmiStatus {
   const status = withPhase(vmi, "Running", now);
   delete status.reason;
+  // The images were pulled: a pull failure of an earlier attempt no longer holds.
+  const conditions = withoutPullFailure(status.conditions);
+  if (conditions !== undefined) status.conditions = conditions;
   const paused = facts.state === DomainState.Paused && facts.reason !== PausedReason.StartingUp;
   status.conditions = setCondition(
     status.conditions,
     paused
       ? { type: VMI_CONDITION_TYPES.ready, status: "False", reason: VMI_READY_REASONS.guestNotRunning }
-      : vmi.spec.readinessProbe !== undefined
-        ? probedReadiness(launcherReady)
-        : { type: VMI_CONDITION_TYPES.ready, status: "True" },
+      : agentProbeKind(vmi.spec.readinessProbe) !== undefined
+        ? agentProbeReadiness(facts.agent)
+        : vmi.spec.readinessProbe !== undefined
+          ? probedReadiness(launcherReady)
+          : { type: VMI_CONDITION_TYPES.ready, status: "True" },
     now,
   );
   status.conditions = paused
     ? setCondition(status.conditions, pausedCondition(facts.reason), now)
     : removeCondition(status.conditions, VMI_CONDITION_TYPES.paused);
   status.interfaces = interfaceStatuses(vmi, facts.interfaces, podIPs);
+  applyGuestAgentStatus(status, facts.agent, now);
   return status;
 }
 

@@ -51,6 +51,13 @@ const cluster: PolicyRule[] = [
     verbs: ["list", "watch", "create", "delete"],
   },
   {
+    // vmi/service-account-pull-secrets.ts: the launcher pod's service account's imagePullSecrets,
+    // read once when the pod is created.
+    apiGroups: [CORE_GROUP],
+    resources: ["serviceaccounts"],
+    verbs: ["get"],
+  },
+  {
     // runtime's EventRecorder (manager.events): creates Events in the VM's or VMI's namespace,
     // merge-patches their count on a repeat.
     apiGroups: [CORE_GROUP],

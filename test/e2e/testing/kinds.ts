@@ -28,6 +28,7 @@ export interface VirtualMachine extends KubeObject {
 export interface VirtualMachineInstance extends KubeObject {
   status?: {
     phase?: string;
+    reason?: string;
     nodeName?: string;
     conditions?: Condition[];
     phaseTransitionTimestamps?: PhaseTransition[];

@@ -3,7 +3,7 @@
 // never meets another dev cluster on this machine: node name, bridge, pod CIDR and data dir.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, createWriteStream, existsSync } from "node:fs";
+import { chmodSync, createWriteStream, existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
@@ -31,6 +31,8 @@ export interface KubevirtStack {
   /** The stack's ClusterIP range: its own, so that the node's Service rules of two stacks never overlap. */
   readonly serviceCidr: string;
   readonly client: KubeClient;
+  /** host:port of the dev cluster's image registry (dev-cluster/registry/). */
+  readonly registryAddress: string;
   readonly exited: Promise<StackExit>;
   running(): boolean;
   /** The last lines start.mjs and the dev cluster printed, for failure messages. */
@@ -120,6 +122,10 @@ export async function startKubevirtStack(
     ...["--data-dir", names.dataDir, "--port", "0", "--kubeconfig", names.kubeconfig],
     ...["--node-name", names.nodeName, "--bridge-name", names.bridge, "--pod-cidr", names.podCidr],
     ...["--service-cidr", names.serviceCidr],
+    // Stacks run several at once: each dev cluster's registry on a free port of its own.
+    ...["--registry-address", "127.0.0.1:0"],
+    // The Debian guest is pushed by the tests that boot it, not by every stack.
+    "--no-cloud-guest",
   ];
   const started = spawnStartScript(repoRoot, args, join(workDir, "start.log"));
   const pid = started.child.pid;
@@ -140,7 +146,8 @@ export async function startKubevirtStack(
     kubeConfig.loadFromFile(names.kubeconfig);
     client = KubeClient.fromKubeConfig(kubeConfig, { fieldManager: `kubevirt-ts-${options.tag}` });
     await waitForComponents({ ...stack, client }, timeoutMs);
-    return { ...stack, client };
+    const registryAddress = readFileSync(join(names.dataDir, "registry", "address"), "utf8").trim();
+    return { ...stack, client, registryAddress };
   } catch (error) {
     client?.close();
     // Nobody gets a stack to stop: end it here, with what its node started.
@@ -158,7 +165,7 @@ function stopIfOver(stack: { running(): boolean }, result: boolean): true | unde
 }
 
 async function waitForComponents(
-  stack: Omit<KubevirtStack, "client"> & { client: KubeClient },
+  stack: Omit<KubevirtStack, "client" | "registryAddress"> & { client: KubeClient },
   timeoutMs: () => number,
 ) {
   const pods = stack.client.resource(podKind);
