@@ -126,6 +126,31 @@ describe("containerDisks from registries", { timeout: 900_000 }, () => {
     assert.equal(response.status, 200);
   });
 
+  test("KubeVirt's vm-cirros manifest boots unchanged: quay.io is mirrored to the stand-in in the dev registry", async () => {
+    const manifest = parse(
+      await readFile(join(requireStack().repoRoot, "examples", "vm-cirros-shaped.yaml"), "utf8"),
+    );
+    assert.equal(
+      manifest.spec.template.spec.volumes[0].containerDisk.image,
+      "quay.io/kubevirt/cirros-container-disk-demo:latest",
+    );
+    manifest.metadata.namespace = namespace;
+    await apply(JSON.stringify(manifest));
+    const target = { repoRoot: requireStack().repoRoot, kubeconfig: requireStack().kubeconfig, namespace };
+    const started = await runVirtctl(target, ["start", "vm-cirros"]);
+    assert.equal(started.code, 0, started.stderr);
+    const console = await requireDomains().attachConsole(requireDomains().domainName("vm-cirros"), {
+      timeoutMs: BOOT_MS,
+    });
+    try {
+      // The stand-in echoes the example's user-data on its console.
+      await console.transcript.waitFor("printed from cloud-init userdata", BOOT_MS);
+    } finally {
+      console.close();
+    }
+    await objects.waitForVmStatus("vm-cirros", "Running", BOOT_MS);
+  });
+
   test("an image pushed under a new name boots, and so does the same image behind a mirror", async () => {
     await pushGuest("e2e/renamed", "v1");
     await apply(vmFrom("renamed", "localhost:5000/e2e/renamed:v1"));

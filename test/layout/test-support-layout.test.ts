@@ -27,8 +27,18 @@ const isTestTree = (file: string) => file.startsWith("test/") || file.startsWith
 const isProduction = (file: string) => !isTest(file) && !inTesting(file) && !isTestTree(file);
 /** Module barrels and entry points are public even when only tests import them. */
 const isEntryPoint = (file: string) => /(^|\/)(index|main)\.ts$/.test(file);
-/** Inside test/: shared servers, the test guest builder (a program), and programs tests spawn. */
-const testTreeHomes = ["test/harness/", "test/guest/", "test/programs/"];
+/**
+ * Inside test/: shared servers, the guest builders (programs: the tiny test guest, the Debian cloud
+ * guest), the OCI image builder and pusher (npm start, tests and benchmarks share it), and programs
+ * tests spawn.
+ */
+const testTreeHomes = [
+  "test/harness/",
+  "test/guest/",
+  "test/cloud-guest/",
+  "test/oci-image/",
+  "test/programs/",
+];
 
 const files = sourceFiles(root);
 const known = new Set(files);
