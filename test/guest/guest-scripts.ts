@@ -208,7 +208,8 @@ case "$1" in
       for server in $dns; do echo "nameserver $server"; done
     } > /etc/resolv.conf 2>/dev/null
     [ -n "$hostname" ] && hostname "$hostname"
-    hostname > /run/www/index.html
+    # Renamed into place: httpd never serves a half-written (empty) page.
+    hostname > /run/www/index.html.new && mv /run/www/index.html.new /run/www/index.html
     echo "udhcpc: $interface $ip/\${mask:-24} router=$router hostname=$hostname"
     ;;
 esac
