@@ -1,9 +1,9 @@
 // VIR_DOMAIN_EVENT_ID_AGENT_LIFECYCLE: the guest agent connected to or left its channel.
 import { type CallbackErrorHandler, NativeCallback } from "./callbacks.js";
-import { lastError } from "./errors.js";
 import { type DomainIdentity, readIdentity } from "./events.js";
-import { callbackTypes, native, type Pointer } from "./ffi.js";
+import { callbackTypes, type Pointer } from "./ffi.js";
 import { type AgentLifecycleReason, AgentLifecycleState, DomainEventId } from "./flags.js";
+import { registerDomainEvent } from "./lifecycle-registration.js";
 
 export interface AgentLifecycleEvent {
   readonly domain: DomainIdentity;
@@ -34,18 +34,5 @@ export function registerAgentLifecycle(
       if (known) dispatch({ domain: readIdentity(domain), state, reason });
     },
   );
-  const id = native.connectDomainEventRegisterAny(
-    connection,
-    null,
-    DomainEventId.AgentLifecycle,
-    callback.pointer,
-    null,
-    callback.freePointer,
-  );
-  if (id < 0) {
-    const err = lastError("virConnectDomainEventRegisterAny");
-    callback.release();
-    throw err;
-  }
-  return { deregister: () => native.connectDomainEventDeregisterAny(connection, id) };
+  return registerDomainEvent(connection, DomainEventId.AgentLifecycle, callback);
 }

@@ -30,10 +30,22 @@ export function registerLifecycle(
       return 0;
     },
   );
+  return registerDomainEvent(connection, DomainEventId.Lifecycle, callback);
+}
+
+/**
+ * Registers `callback` for the domain event `eventId` of every domain of `connection`: the one place
+ * a native domain event callback is handed to libvirt, released again if libvirt refuses it.
+ */
+export function registerDomainEvent(
+  connection: Pointer,
+  eventId: DomainEventId,
+  callback: NativeCallback,
+): LifecycleRegistration {
   const id = native.connectDomainEventRegisterAny(
     connection,
     null,
-    DomainEventId.Lifecycle,
+    eventId,
     callback.pointer,
     null,
     callback.freePointer,
