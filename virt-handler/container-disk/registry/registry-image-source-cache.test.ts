@@ -5,43 +5,24 @@ import assert from "node:assert/strict";
 import { link, lstat, mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { ContainerDiskError, type ContainerDiskErrorReason } from "../container-disk-source.js";
 import { RegistryImageSource, type RegistryImageSourceOptions } from "./registry-image-source.js";
 import {
   diskEntries,
   imageOf,
+  imageSources,
   push,
   type RegistryFixture,
-  silentLog,
+  refusedWith,
   startRegistryFixture,
 } from "./testing/registry-fixture.js";
 
 const DISK = Buffer.alloc(64 * 1024, "d");
 
-function refusedWith(reason: ContainerDiskErrorReason, why: RegExp) {
-  return (error: unknown) => {
-    assert.ok(error instanceof ContainerDiskError, `a ContainerDiskError, got ${String(error)}`);
-    assert.equal(error.reason, reason, error.message);
-    assert.match(error.message, why);
-    return true;
-  };
-}
-
 describe("RegistryImageSource endpoints and cache", { timeout: 180_000 }, () => {
   let fixture: RegistryFixture;
   let host: string;
-  let caches = 0;
-
-  const source = async (options: Partial<RegistryImageSourceOptions> = {}) => {
-    const cacheDirectory = join(fixture.work, `cache-${caches++}`);
-    return new RegistryImageSource({
-      cacheDirectory,
-      maxCacheBytes: 1024 ** 3,
-      hostsDirectory: fixture.hostsDirectory,
-      log: silentLog,
-      ...options,
-    });
-  };
+  const newSource = imageSources(() => fixture);
+  const source = async (options: Partial<RegistryImageSourceOptions> = {}) => newSource(options);
   const diskOf = async (root: string, disk: string | undefined) => readFile(join(root, disk ?? "missing"));
 
   before(async () => {

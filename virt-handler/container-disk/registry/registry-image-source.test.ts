@@ -6,47 +6,28 @@ import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { buildIndex, LINUX_AMD64, LINUX_ARM64 } from "../../../test/oci-image/index.js";
-import { ContainerDiskError, type ContainerDiskErrorReason } from "../container-disk-source.js";
-import { RegistryImageSource, type RegistryImageSourceOptions } from "./registry-image-source.js";
+import type { RegistryImageSourceOptions } from "./registry-image-source.js";
 import { rawTar } from "./testing/raw-tar.js";
 import {
   blobDataPath,
   diskEntries,
   imageOf,
+  imageSources,
   push,
   qcow2File,
   type RegistryFixture,
   rawLayer,
-  silentLog,
+  refusedWith,
   startRegistryFixture,
 } from "./testing/registry-fixture.js";
 
 const DISK = Buffer.alloc(64 * 1024, "d");
 
-function refusedWith(reason: ContainerDiskErrorReason, why: RegExp) {
-  return (error: unknown) => {
-    assert.ok(error instanceof ContainerDiskError, `a ContainerDiskError, got ${String(error)}`);
-    assert.equal(error.reason, reason, error.message);
-    assert.match(error.message, why);
-    return true;
-  };
-}
-
 describe("RegistryImageSource", { timeout: 180_000 }, () => {
   let fixture: RegistryFixture;
   let host: string;
-  let caches = 0;
-
-  const source = async (options: Partial<RegistryImageSourceOptions> = {}) => {
-    const cacheDirectory = join(fixture.work, `cache-${caches++}`);
-    return new RegistryImageSource({
-      cacheDirectory,
-      maxCacheBytes: 1024 ** 3,
-      hostsDirectory: fixture.hostsDirectory,
-      log: silentLog,
-      ...options,
-    });
-  };
+  const newSource = imageSources(() => fixture);
+  const source = async (options: Partial<RegistryImageSourceOptions> = {}) => newSource(options);
   const diskOf = async (root: string, disk: string | undefined) => readFile(join(root, disk ?? "missing"));
 
   before(async () => {
@@ -146,12 +127,12 @@ describe("RegistryImageSource", { timeout: 180_000 }, () => {
     const bytes = await readFile(data);
     bytes[bytes.length - 2000] = 0x41;
     await writeFile(data, bytes);
-    const images = await source();
+    const cache = join(fixture.work, "cache-tampered");
+    const images = await source({ cacheDirectory: cache });
     await assert.rejects(
       images.resolve(`${host}/disks/tampered:v1`),
       refusedWith("ImagePullFailed", /has digest sha256:/),
     );
-    const cache = join(fixture.work, `cache-${caches - 1}`);
     assert.deepEqual(await readdir(join(cache, "images")), []);
     assert.deepEqual(await readdir(join(cache, "tmp")), []);
   });

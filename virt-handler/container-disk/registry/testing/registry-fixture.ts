@@ -1,5 +1,6 @@
 // A real docker-registry for the pull tests (dev-cluster/registry), a hosts directory that reaches it over
 // plain http, and shortcuts to push single-layer test images (test/oci-image).
+import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -20,6 +21,8 @@ import {
   sha256Digest,
   type TarEntry,
 } from "../../../../test/oci-image/index.js";
+import { ContainerDiskError, type ContainerDiskErrorReason } from "../../container-disk-source.js";
+import { RegistryImageSource, type RegistryImageSourceOptions } from "../registry-image-source.js";
 
 export interface RegistryFixture {
   readonly work: string;
@@ -31,6 +34,29 @@ export interface RegistryFixture {
 }
 
 export const silentLog = pino({ level: "silent" });
+
+/** An assert.rejects check: a ContainerDiskError with this reason and a message matching `why`. */
+export function refusedWith(reason: ContainerDiskErrorReason, why: RegExp) {
+  return (error: unknown) => {
+    assert.ok(error instanceof ContainerDiskError, `a ContainerDiskError, got ${String(error)}`);
+    assert.equal(error.reason, reason, error.message);
+    assert.match(error.message, why);
+    return true;
+  };
+}
+
+/** Sources over the fixture's hosts directory, each with a cache of its own. */
+export function imageSources(fixture: () => RegistryFixture) {
+  let caches = 0;
+  return (options: Partial<RegistryImageSourceOptions> = {}) =>
+    new RegistryImageSource({
+      cacheDirectory: join(fixture().work, `cache-${caches++}`),
+      maxCacheBytes: 1024 ** 3,
+      hostsDirectory: fixture().hostsDirectory,
+      log: silentLog,
+      ...options,
+    });
+}
 
 export async function startRegistryFixture(htpasswd?: {
   user: string;
