@@ -4,7 +4,7 @@ import type { JobReply, JobRequest } from "./blocking-protocol.js";
 import { LibvirtError } from "./errors.js";
 
 export interface BlockingPoolOptions {
-  /** Most calls in flight at once; each runs on its own worker thread. Default 4. */
+  /** Most calls in flight at once; each runs on its own worker thread. Default 8: as many as virt-handler reconciles VMIs at once. */
   readonly maxWorkers?: number;
 }
 
@@ -34,7 +34,7 @@ export class BlockingPool {
   #closed = false;
 
   constructor(options: BlockingPoolOptions = {}) {
-    this.#maxWorkers = Math.max(1, options.maxWorkers ?? 4);
+    this.#maxWorkers = Math.max(1, options.maxWorkers ?? 8);
   }
 
   /** The pool connections use unless they are given one. */

@@ -15,6 +15,7 @@ import type {
   ShutdownReason,
   ShutoffReason,
 } from "./states.js";
+import { encodeULLongParams } from "./typed-params.js";
 
 /** A domain's state with the reason typed by state (`virDomainGetState`). */
 export type DomainStateInfo =
@@ -77,6 +78,18 @@ export function readInfo(domain: Pointer): DomainInfo {
     vcpus: field("nrVirtCpu"),
     cpuTimeNs: field("cpuTime"),
   };
+}
+
+/**
+ * Sets the domain's CPU weight (`cpu_shares`: its cgroup's cpu.shares, `<cputune><shares>`),
+ * live, in its persistent config, or both.
+ */
+export function writeCpuShares(domain: Pointer, shares: number, impact: ModificationImpact): void {
+  const params = encodeULLongParams(new Map([["cpu_shares", BigInt(shares)]]));
+  check(
+    "virDomainSetSchedulerParametersFlags",
+    native.domainSetSchedulerParametersFlags(domain, params, 1, impact),
+  );
 }
 
 export function readXml(domain: Pointer, flags: number): string {

@@ -16,6 +16,7 @@ import {
   readState,
   readXml,
   type SetMetadataOptions,
+  writeCpuShares,
   writeMetadata,
 } from "./domain-queries.js";
 import { check, checkPointer } from "./errors.js";
@@ -27,6 +28,7 @@ import {
   GuestInfoTypes,
   InterfaceAddressSource,
   type MetadataType,
+  type ModificationImpact,
   RebootFlags,
   ShutdownFlags,
   StartFlags,
@@ -152,6 +154,14 @@ export class Domain {
   /** Sets metadata; null removes it. For `Element`, pass `key` (the XML prefix) and `uri`. */
   setMetadata(type: MetadataType, value: string | null, options: SetMetadataOptions = {}): void {
     writeMetadata(this.#handle(), type, value, options);
+  }
+
+  /**
+   * The domain's CPU weight against the node's other domains (`cpu_shares`, cgroup cpu.shares):
+   * live, in its persistent config, or both (`ModificationImpact` flags).
+   */
+  setCpuShares(shares: number, impact: ModificationImpact): void {
+    writeCpuShares(this.#handle(), shares, impact);
   }
 
   /** Guest IP addresses from DHCP leases, the guest agent or the host's ARP table (may take seconds). */

@@ -236,6 +236,9 @@ export const native = {
     "int virDomainGetGuestInfo(virDomain *dom, unsigned int types, _Out_ void **params, _Out_ int *nparams, unsigned int flags)",
   ),
   typedParamsFree: d<[Pointer, Int], void>("void virTypedParamsFree(void *params, int nparams)"),
+  domainSetSchedulerParametersFlags: d<[Pointer, Buffer, Int, Int], Int>(
+    "int virDomainSetSchedulerParametersFlags(virDomain *dom, void *params, int nparams, unsigned int flags)",
+  ),
   // streams
   streamNew: d<[Pointer, Int], Ptr>("virStream *virStreamNew(virConnect *conn, unsigned int flags)"),
   streamRecv: d<[Pointer, Buffer, Int], Int>(

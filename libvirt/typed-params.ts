@@ -49,6 +49,23 @@ function decodeValue(bytes: Buffer, offset: number): TypedValue | undefined {
   }
 }
 
+/**
+ * Unsigned 64-bit parameters as a virTypedParameter array, for calls that take one
+ * (virDomainSetSchedulerParametersFlags): the buffer is the array, to pass as a pointer.
+ */
+export function encodeULLongParams(params: ReadonlyMap<string, bigint>): Buffer {
+  const bytes = Buffer.alloc(params.size * PARAM_SIZE);
+  let offset = 0;
+  for (const [name, value] of params) {
+    if (Buffer.byteLength(name) >= FIELD_LENGTH) throw new Error(`typed parameter name ${name} is too long`);
+    bytes.write(name, offset, "utf8");
+    bytes.writeInt32LE(TypedParamType.ULLong, offset + TYPE_OFFSET);
+    bytes.writeBigUInt64LE(value, offset + VALUE_OFFSET);
+    offset += PARAM_SIZE;
+  }
+  return bytes;
+}
+
 /** Copies `count` parameters at `pointer` into a map and frees them (strings included). */
 export function takeTypedParams(pointer: Pointer | null, count: number): TypedParams {
   const params = new Map<string, TypedValue>();

@@ -161,6 +161,13 @@ export {
 } from "./queue/rate-limiters.js";
 export { RateLimitingQueue } from "./queue/rate-limiting-queue.js";
 export { WorkQueue } from "./queue/work-queue.js";
+export {
+  StepTrace,
+  type StepTraceRecord,
+  type TracedProgram,
+  type TracedStep,
+  traceProgram,
+} from "./tracing/step-trace.js";
 export { DEFAULT_PING_INTERVAL_MS, keepWebSocketAlive } from "./websocket/keep-alive.js";
 export { refuseUpgrade } from "./websocket/refuse-upgrade.js";
 export { writeMessagesTo } from "./websocket/write-messages.js";

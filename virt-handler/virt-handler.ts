@@ -19,6 +19,7 @@ import { LocalImageStore, RoutedImageSources } from "./container-disk/index.js";
 import { RegistryImageSource } from "./container-disk/registry/index.js";
 import { efiFirmwareInstalled } from "./converter/index.js";
 import { ConverterDomainFactory } from "./domain/converter-domain-factory.js";
+import { launcherCpuShares } from "./domain/cpu-weight.js";
 import { DomainLifecycle } from "./domain/domain-lifecycle.js";
 import { checkSocketPathsFit } from "./domain/socket-paths.js";
 import type { VmiDomainFactory } from "./domain/vmi-domain-factory.js";
@@ -169,6 +170,7 @@ function wire(
     ...{ connection, factory, nodeName, stateDir: options.stateDir },
     podVolumes: (vmi) => podVolumes.of(vmi),
     podNetworks,
+    runningCpuShares: (vmi) => launcherCpuShares(launcherPod(vmi)),
   });
   const guestAgent = new GuestAgentMonitor({
     connection,
@@ -190,7 +192,7 @@ function wire(
   const controller = addVmiController(manager, {
     ...{ nodeName, informers, connection, factory, lifecycle, kvm, log, guestAgent: agentReports },
     config: new ClusterConfig(informers.kubevirts, options.namespace),
-    workers: options.workers ?? 4,
+    workers: options.workers ?? 8,
   });
   const sweep = new StartupSweep({
     ...{ nodeName, stateDir: options.stateDir, connection, factory, lifecycle, vmis: informers.vmis, log },

@@ -10,8 +10,14 @@ export interface ClusterDefaults {
   readonly machineType: string;
   /** Default `spec.domain.cpu.model`. */
   readonly cpuModel: string;
-  /** CPU request of a VMI without dedicated CPUs; undefined requests none. */
+  /**
+   * `spec.configuration.cpuRequest`: the CPU request every VMI without dedicated CPUs is given,
+   * when the cluster sets one. Unset (KubeVirt's default), a VMI keeps no CPU request of its own
+   * and its launcher pod asks for vCPUs ÷ `cpuAllocationRatio`.
+   */
   readonly cpuRequest: Quantity | undefined;
+  /** `developerConfiguration.cpuAllocationRatio`: vCPUs per requested node CPU (10: 100m a vCPU). */
+  readonly cpuAllocationRatio: number;
   /** `developerConfiguration.memoryOvercommit`: guest memory as a percentage of the request. */
   readonly memoryOvercommitPercent: number;
   /** The binding of the interface added for the pod network (`network.defaultNetworkInterface`). */
@@ -26,7 +32,8 @@ export interface ClusterDefaults {
 export const KUBEVIRT_DEFAULTS: ClusterDefaults = {
   machineType: "q35",
   cpuModel: "host-model",
-  cpuRequest: Quantity.parse("100m"),
+  cpuRequest: undefined,
+  cpuAllocationRatio: 10,
   memoryOvercommitPercent: 100,
   defaultNetworkInterface: "bridge",
   architecture: "amd64",
@@ -49,6 +56,8 @@ export function clusterDefaultsFrom(configuration: KubeVirtConfiguration | undef
       configuration.cpuRequest === undefined
         ? KUBEVIRT_DEFAULTS.cpuRequest
         : Quantity.tryParse(configuration.cpuRequest),
+    cpuAllocationRatio:
+      configuration.developerConfiguration?.cpuAllocationRatio ?? KUBEVIRT_DEFAULTS.cpuAllocationRatio,
     memoryOvercommitPercent:
       configuration.developerConfiguration?.memoryOvercommit ?? KUBEVIRT_DEFAULTS.memoryOvercommitPercent,
     defaultNetworkInterface:

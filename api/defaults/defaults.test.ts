@@ -49,11 +49,12 @@ describe("VMI defaults", () => {
     assert.deepEqual(defaultVirtualMachineInstance(once), once);
   });
 
-  test("CPU: the cluster request, sockets from limits, requests copied from limits", () => {
+  test("CPU: no request of the VMI's own, sockets from limits, requests copied from limits", () => {
     const noCpu = defaultVirtualMachineInstance(
       vmiFrom(["spec.domain.cpu", undefined], ["spec.domain.resources.requests.cpu", undefined]),
     );
-    assert.equal(noCpu.spec.domain.resources?.requests?.cpu, "100m");
+    // KubeVirt's: the launcher pod asks for vCPUs ÷ cpuAllocationRatio; the VMI keeps no request.
+    assert.equal(noCpu.spec.domain.resources?.requests?.cpu, undefined);
     assert.equal(noCpu.spec.domain.cpu?.sockets, 1);
     const limited = defaultVirtualMachineInstance(
       vmiFrom(
@@ -159,13 +160,23 @@ describe("VM, replica set and KubeVirt defaults", () => {
       machineType: "pc-q35-9.0",
       cpuRequest: "250m",
       network: { defaultNetworkInterface: "masquerade" },
-      developerConfiguration: { memoryOvercommit: 120 },
+      developerConfiguration: { memoryOvercommit: 120, cpuAllocationRatio: 25 },
     });
     assert.equal(cluster.machineType, "pc-q35-9.0");
+    assert.equal(cluster.cpuAllocationRatio, 25);
     assert.equal(cluster.cpuRequest?.milliValue(), 250);
     assert.equal(cluster.defaultNetworkInterface, "masquerade");
     assert.equal(cluster.memoryOvercommitPercent, 120);
     assert.equal(clusterDefaultsFrom(undefined), KUBEVIRT_DEFAULTS);
+    const withRequest = defaultVirtualMachineInstance(
+      vmiFrom(["spec.domain.resources.requests.cpu", undefined]),
+      clusterDefaultsFrom({ cpuRequest: "250m" }),
+    );
+    assert.equal(
+      withRequest.spec.domain.resources?.requests?.cpu,
+      "250m",
+      "a cluster cpuRequest is the VMI's",
+    );
   });
 
   test("pull policy: Always for latest or untagged images", () => {

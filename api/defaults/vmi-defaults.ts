@@ -61,7 +61,8 @@ function fillVirtualMachineInstanceSpecDefaults(
 
 /**
  * Requests copy limits; a missing memory request follows `memory.guest` (less overcommit); a
- * missing CPU request takes the cluster's `cpuRequest` unless CPUs are dedicated. Then
+ * missing CPU request takes the cluster's `cpuRequest`, when it sets one, unless CPUs are dedicated
+ * (without one, the launcher pod's request comes from `cpuAllocationRatio`). Then
  * `memory.guest` follows the memory request (plus overcommit).
  */
 function fillResourceDefaults(spec: VirtualMachineInstanceSpec, cluster: ClusterDefaults): void {

@@ -87,7 +87,12 @@ const PermittedHostDevicesSchema = Type.Object({
 
 export const KubeVirtConfigurationSchema = Type.Object({
   cpuModel: Type.Optional(Type.String()),
-  cpuRequest: Type.Optional(QuantityValue({ description: "CPU request of each VMI; defaults to 100m." })),
+  cpuRequest: Type.Optional(
+    QuantityValue({
+      description:
+        "CPU request of each VMI without one; unset, the launcher pod asks for vCPUs / cpuAllocationRatio (100m a vCPU).",
+    }),
+  ),
   developerConfiguration: Type.Optional(DeveloperConfigurationSchema),
   emulatedMachines: Type.Optional(Type.Array(Type.String())),
   imagePullPolicy: Type.Optional(StringEnum(PULL_POLICIES)),

@@ -14,7 +14,13 @@ export const DeveloperConfigurationSchema = Type.Object({
   minimumReservePVCBytes: Type.Optional(Type.Integer({ minimum: 0 })),
   memoryOvercommit: Type.Optional(Type.Integer({ minimum: 10, description: "Percent; defaults to 100." })),
   nodeSelectors: Type.Optional(StringMap()),
-  cpuAllocationRatio: Type.Optional(Type.Integer({ description: "Defaults to 10." })),
+  cpuAllocationRatio: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description:
+        "vCPUs per requested node CPU: a launcher pod without a CPU request asks for vCPUs / ratio. Defaults to 10.",
+    }),
+  ),
   minimumClusterTSCFrequency: Type.Optional(Int64()),
   diskVerification: Type.Optional(Type.Object({ memoryLimit: QuantityValue() })),
   logVerbosity: Type.Optional(

@@ -20,6 +20,7 @@ export interface DomainDefinition {
   memory: MemorySize;
   currentMemory?: MemorySize;
   vcpu: Vcpu;
+  cputune?: CpuTune;
   cpu?: Cpu;
   os: Os;
   features?: Features;
@@ -52,6 +53,12 @@ export type MemoryUnit =
 export interface MemorySize {
   value: number;
   unit: MemoryUnit;
+}
+
+/** `<cputune>`: how the host schedules the domain. */
+export interface CpuTune {
+  /** The domain's CPU weight against the host's other domains (its cgroup's cpu.shares). */
+  shares?: number;
 }
 
 export interface Vcpu {

@@ -115,6 +115,12 @@ export function domainToXmlElement(domain: DomainDefinition): XmlElement {
     memoryElement("memory", domain.memory),
     memoryElement("currentMemory", domain.currentMemory),
     vcpuElement(domain.vcpu),
+    domain.cputune &&
+      xmlElement("cputune", {}, [
+        domain.cputune.shares === undefined
+          ? undefined
+          : textElement("shares", String(domain.cputune.shares)),
+      ]),
     osElement(domain.os),
     domain.features && featuresElement(domain.features),
     domain.cpu && cpuElement(domain.cpu),

@@ -239,6 +239,9 @@ export function domainFromXmlElement(element: XmlElement): DomainDefinition {
     memory: memorySize(root.requiredChild("memory")),
     currentMemory: optional("currentMemory", memorySize),
     vcpu: vcpu(root.child("vcpu")),
+    cputune: optional("cputune", (cputune) =>
+      compact({ shares: parseInteger(cputune.childText("shares")?.trim(), `${cputune.path}/shares`) }),
+    ),
     cpu: optional("cpu", cpu),
     os: os(root.requiredChild("os")),
     features: optional("features", features),

@@ -12,14 +12,14 @@ import {
 const T0 = Date.parse("2024-01-01T00:00:00.700Z");
 
 describe("setCondition", () => {
-  test("a new condition gets a transition time in whole seconds and a null probe time", () => {
+  test("a new condition gets a transition time with milliseconds and a null probe time", () => {
     assert.deepEqual(setCondition(undefined, { type: "Ready", status: "False", reason: "X" }, T0), [
       {
         type: "Ready",
         status: "False",
         reason: "X",
         lastProbeTime: null,
-        lastTransitionTime: "2024-01-01T00:00:00Z",
+        lastTransitionTime: "2024-01-01T00:00:00.700Z",
       },
     ]);
   });
@@ -35,10 +35,10 @@ describe("setCondition", () => {
       { type: "Ready", status: "False", reason: "Y", message: "m" },
       T0 + 60_000,
     );
-    assert.equal(reworded[1]?.lastTransitionTime, "2024-01-01T00:00:00Z");
+    assert.equal(reworded[1]?.lastTransitionTime, "2024-01-01T00:00:00.700Z");
     assert.equal(reworded[1]?.reason, "Y");
     const flipped = setCondition(reworded, { type: "Ready", status: "True" }, T0 + 60_000);
-    assert.equal(flipped[1]?.lastTransitionTime, "2024-01-01T00:01:00Z");
+    assert.equal(flipped[1]?.lastTransitionTime, "2024-01-01T00:01:00.700Z");
     assert.deepEqual(
       flipped.map((c) => c.type),
       ["A", "Ready"],
@@ -68,7 +68,14 @@ describe("setCondition", () => {
   test("an empty reason or message is left out", () => {
     assert.deepEqual(
       setCondition(undefined, { type: "Ready", status: "True", reason: "", message: "" }, T0),
-      [{ type: "Ready", status: "True", lastProbeTime: null, lastTransitionTime: "2024-01-01T00:00:00Z" }],
+      [
+        {
+          type: "Ready",
+          status: "True",
+          lastProbeTime: null,
+          lastTransitionTime: "2024-01-01T00:00:00.700Z",
+        },
+      ],
     );
   });
 
@@ -121,9 +128,13 @@ describe("setConditions with probe times (the operator's conditions)", () => {
     message: "m",
   } as const;
 
-  test("new conditions get both times, in whole seconds", () => {
+  test("new conditions get both times, with milliseconds", () => {
     assert.deepEqual(setConditions(undefined, [available], T0, "onChange"), [
-      { ...available, lastProbeTime: "2024-01-01T00:00:00Z", lastTransitionTime: "2024-01-01T00:00:00Z" },
+      {
+        ...available,
+        lastProbeTime: "2024-01-01T00:00:00.700Z",
+        lastTransitionTime: "2024-01-01T00:00:00.700Z",
+      },
     ]);
   });
 
@@ -135,15 +146,15 @@ describe("setConditions with probe times (the operator's conditions)", () => {
   test("a new message moves the probe time only; a new status moves both", () => {
     const first = setConditions(undefined, [available], T0, "onChange");
     const reworded = setConditions(first, [{ ...available, message: "other" }], T0 + 60_000, "onChange");
-    assert.equal(reworded[0]?.lastTransitionTime, "2024-01-01T00:00:00Z");
-    assert.equal(reworded[0]?.lastProbeTime, "2024-01-01T00:01:00Z");
+    assert.equal(reworded[0]?.lastTransitionTime, "2024-01-01T00:00:00.700Z");
+    assert.equal(reworded[0]?.lastProbeTime, "2024-01-01T00:01:00.700Z");
     const flipped = setConditions(
       reworded,
       [{ ...available, status: "True", reason: "AllComponentsReady" }],
       T0 + 120_000,
       "onChange",
     );
-    assert.equal(flipped[0]?.lastTransitionTime, "2024-01-01T00:02:00Z");
+    assert.equal(flipped[0]?.lastTransitionTime, "2024-01-01T00:02:00.700Z");
   });
 
   test("conditions not in the update are dropped; the update's order is kept", () => {

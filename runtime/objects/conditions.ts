@@ -1,10 +1,13 @@
-import { wireTime } from "../clock/wire-time.js";
+import { wireTimeMillis } from "../clock/wire-time.js";
 
 /**
  * Status conditions, the one way every controller here writes them (as apimachinery's
  * meta.SetStatusCondition does): a condition is updated where it stands in the list, a new one is
  * appended, and lastTransitionTime moves only when the status changes. A condition that says the
  * same thing again leaves the list equal, so the status write it would cause is skipped.
+ *
+ * Times carry milliseconds (RFC 3339 allows them and every client parses them): a VM that starts
+ * in under a second must show it in its conditions, where metav1.Time's whole seconds would not.
  *
  * The shape is the one all kinds share (metav1.Condition and KubeVirt's per-kind conditions); the
  * runtime knows no kind, so it declares the shape itself.
@@ -76,7 +79,7 @@ export function nextCondition(
   nowMs: number,
   probeTime: ProbeTime = "null",
 ): StatusCondition {
-  const now = wireTime(nowMs);
+  const now = wireTimeMillis(nowMs);
   const sameStatus = existing?.status === update.status;
   const unchanged =
     sameStatus &&

@@ -4,7 +4,7 @@
  * account under RBAC) in a process of its own, the machine's real kubectl,
  * and real libvirt and QEMU (TCG) booting the test guest. Runs as root. The tests run in order and
  * build on each other: one VM (vm-a) goes through its whole life, then ten VMs race a virt-controller
- * kill. Guests are watched through our libvirt binding's console stream of `<namespace>_<name>`.
+ * kill, then twenty VMs start in a burst. Guests are watched through our libvirt binding's console stream of `<namespace>_<name>`.
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -22,13 +22,18 @@ import { pollUntil } from "./testing/poll.js";
 import { type GuestConsole, RunDomains } from "./testing/run-domains.js";
 import { RunObjects } from "./testing/run-objects.js";
 import { tearDownRun } from "./testing/run-teardown.js";
+import { createVmBurst, setCpuAllocationRatio, waitForBurst } from "./testing/vm-burst.js";
+import { VmBurstRecorder } from "./testing/vm-burst-recorder.js";
 import { asDocuments, tinyVm, vmWithDiskWithoutVolume } from "./testing/vm-manifests.js";
 
 /** A TCG boot of the test guest takes ~5 s alone; allow for a busy machine. */
 const BOOT_MS = 90_000;
 const MANY = 10;
+const BURST = 20;
+const BURST_INTERVAL_MS = 100;
+const BURST_RATIO = 20;
 
-describe("kubevirt-ts end to end: VMs with kubectl on npm start", { timeout: 300_000 }, () => {
+describe("kubevirt-ts end to end: VMs with kubectl on npm start", { timeout: 600_000 }, () => {
   const namespace = `e2e-${process.pid}-${Date.now().toString(36).slice(-4)}`;
   const userData = `#cloud-config\n# run ${namespace}\nruncmd:\n  - echo "hello from ${namespace}"\n`;
   let workDir = "";
@@ -310,18 +315,23 @@ describe("kubevirt-ts end to end: VMs with kubectl on npm start", { timeout: 300
     await waitForManyRunning(names);
     await sleep(2000); // duplicates, if any were made, would show by now
     await assertExactlyOnePerVm(names);
+    await deleteAllVms(names, 60_000);
+  });
+
+  /** Deletes the VMs and waits until no VMI, launcher pod or domain of the run is left. */
+  async function deleteAllVms(names: string[], timeoutMs: number): Promise<void> {
     await kubectl.ok(inNamespace("delete", "vm", ...names, "--wait=false"));
     await pollUntil(
-      "every VMI, pod and domain of the ten VMs to go",
+      `every VMI, pod and domain of the ${names.length} VMs to go`,
       async () =>
         (await objects.vmis()).length === 0 &&
         (await objects.launcherPods()).length === 0 &&
         requireDomains().names().length === 0
           ? true
           : undefined,
-      { timeoutMs: 60_000 },
+      { timeoutMs },
     );
-  });
+  }
 
   async function waitForManyRunning(names: string[]): Promise<void> {
     let seen = "";
@@ -349,6 +359,34 @@ describe("kubevirt-ts end to end: VMs with kubectl on npm start", { timeout: 300
       "one running domain per VM",
     );
   }
+
+  test(`a burst of ${BURST} VMs ${BURST_INTERVAL_MS} ms apart all run: cpuAllocationRatio ${BURST_RATIO} fits them on the node`, async (t) => {
+    // The density benchmark's burst (bench/vm-density.ts), as a liveness check: at KubeVirt's
+    // default ratio (100m a vCPU) twenty launcher pods and the components do not fit 2 CPUs.
+    const node = requireStack();
+    await setCpuAllocationRatio(node.client, BURST_RATIO);
+    const names = Array.from({ length: BURST }, (_, i) => `vm-burst-${String(i).padStart(2, "0")}`);
+    const vms = names.map((name) =>
+      tinyVm(node.repoRoot, { name, namespace, memory: "96Mi", terminationGracePeriodSeconds: 0 }),
+    );
+    const recorder = await VmBurstRecorder.start(node.client, namespace);
+    try {
+      const started = performance.now();
+      await createVmBurst(node.client, vms, BURST_INTERVAL_MS);
+      await waitForBurst(recorder, BURST, 240_000);
+      t.diagnostic(
+        `${BURST} VMIs Running ${Math.round(performance.now() - started)} ms after the first create`,
+      );
+    } finally {
+      await recorder.stop();
+    }
+    const pods = await objects.launcherPods();
+    assert.equal(pods.length, BURST, "one launcher pod per VM");
+    for (const pod of pods) {
+      assert.equal(pod.spec?.containers[0]?.resources?.requests?.cpu, "50m", "1 vCPU ÷ 20");
+    }
+    await deleteAllVms(names, 120_000);
+  });
 
   test("stopping npm start (SIGTERM) leaves no process, pod network or bridge of the node", async () => {
     const node = requireStack();

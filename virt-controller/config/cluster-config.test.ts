@@ -12,12 +12,13 @@ function kubevirt(name: string, created: string, configuration: KubeVirt["spec"]
 }
 
 describe("the KubeVirt CR as configuration", () => {
-  test("none: KubeVirt's defaults (KVM, 100m CPU request, q35)", () => {
+  test("none: KubeVirt's defaults (KVM, no CPU request, 10 vCPUs a CPU, q35)", () => {
     const snapshot = snapshotOf(undefined);
     assert.equal(snapshot.useEmulation, false);
     assert.equal(snapshot.source, undefined);
     assert.deepEqual(snapshot.featureGates, []);
-    assert.equal(snapshot.defaults.cpuRequest?.text, "100m");
+    assert.equal(snapshot.defaults.cpuRequest, undefined);
+    assert.equal(snapshot.defaults.cpuAllocationRatio, 10);
     assert.equal(snapshot.defaults.machineType, "q35");
   });
 
@@ -28,6 +29,7 @@ describe("the KubeVirt CR as configuration", () => {
           useEmulation: true,
           featureGates: ["HostDisk", "Snapshot"],
           disabledFeatureGates: ["Snapshot"],
+          cpuAllocationRatio: 20,
         },
         cpuRequest: "250m",
       }),
@@ -35,6 +37,7 @@ describe("the KubeVirt CR as configuration", () => {
     assert.equal(snapshot.useEmulation, true);
     assert.deepEqual(snapshot.featureGates, ["HostDisk"], "enabled and not disabled");
     assert.equal(snapshot.defaults.cpuRequest?.text, "250m");
+    assert.equal(snapshot.defaults.cpuAllocationRatio, 20);
     assert.equal(snapshot.source, "kubevirt/kv");
   });
 });

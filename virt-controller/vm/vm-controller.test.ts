@@ -47,10 +47,15 @@ describe("the VM controller against the dev API server, scheduler and a test kub
     assert.equal(owner?.kind, "VirtualMachine");
     assert.equal(owner?.controller, true);
     assert.ok(vmi.spec.domain.firmware?.uuid, "a stable firmware UUID");
-    assert.equal(vmi.spec.domain.resources?.requests?.cpu, "100m", "KubeVirt's defaults applied");
+    assert.equal(vmi.spec.domain.cpu?.sockets, 1, "KubeVirt's defaults applied");
     const pods = await launcherPods(cluster.client, vmi.metadata?.uid ?? "");
     assert.equal(pods.length, 1);
     const pod = pods[0];
+    assert.equal(
+      pod?.spec?.containers[0]?.resources?.requests?.cpu,
+      "100m",
+      "1 vCPU ÷ the default ratio of 10",
+    );
     assert.match(pod?.metadata?.name ?? "", /^virt-launcher-always-[a-z0-9]{5}$/);
     assert.deepEqual(vmi.status?.activePods, { [pod?.metadata?.uid ?? ""]: NODE_NAME });
     assert.equal(vmi.status?.qosClass, "Burstable");

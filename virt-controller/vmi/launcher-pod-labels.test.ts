@@ -19,7 +19,11 @@ function launcherLabel(name: string, hostname?: string): string | undefined {
     spec,
   };
   const defaulted = defaultVirtualMachineInstanceSpec(spec, KUBEVIRT_DEFAULTS, name);
-  const pod = renderLauncherPod(vmi, defaulted, { image: "virt-launcher", useEmulation: true });
+  const pod = renderLauncherPod(vmi, defaulted, {
+    image: "virt-launcher",
+    useEmulation: true,
+    cpuAllocationRatio: 10,
+  });
   return pod.metadata?.labels?.[LAUNCHER.vmNameLabel];
 }
 

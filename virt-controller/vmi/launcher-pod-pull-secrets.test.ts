@@ -46,6 +46,7 @@ describe("launcher pod pull secrets", () => {
     const pod = renderLauncherPod(vmi, spec, {
       image: "virt-launcher",
       useEmulation: true,
+      cpuAllocationRatio: 10,
       pullSecrets: vmiPullSecretNames(spec, ["robot"]),
     });
     assert.deepEqual(pod.spec?.imagePullSecrets, [
@@ -70,7 +71,11 @@ describe("launcher pod pull secrets", () => {
   test("without pull secrets the pod names none", () => {
     const vmi = vmiWithImages();
     const spec = defaultVirtualMachineInstanceSpec(smallVmiSpec(), KUBEVIRT_DEFAULTS, "vm1");
-    const pod = renderLauncherPod(vmi, spec, { image: "virt-launcher", useEmulation: true });
+    const pod = renderLauncherPod(vmi, spec, {
+      image: "virt-launcher",
+      useEmulation: true,
+      cpuAllocationRatio: 10,
+    });
     assert.equal(pod.spec?.imagePullSecrets, undefined);
   });
 });

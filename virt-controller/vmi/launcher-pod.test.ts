@@ -30,7 +30,11 @@ function launcherPodOf(volumes: Volume[], accessCredentials?: VmiSpec["accessCre
     spec: withVolumes,
   };
   const defaulted = defaultVirtualMachineInstanceSpec(withVolumes, KUBEVIRT_DEFAULTS, "vm1");
-  return renderLauncherPod(vmi, defaulted, { image: "virt-launcher", useEmulation: true });
+  return renderLauncherPod(vmi, defaulted, {
+    image: "virt-launcher",
+    useEmulation: true,
+    cpuAllocationRatio: 10,
+  });
 }
 
 const compute = (pod: ReturnType<typeof launcherPodOf>) =>
@@ -139,6 +143,7 @@ describe("launcher pod volumes", () => {
       renderLauncherPod(vmi, defaultVirtualMachineInstanceSpec(vmi.spec, KUBEVIRT_DEFAULTS, "vm1"), {
         image: "virt-launcher",
         useEmulation: true,
+        cpuAllocationRatio: 10,
       });
     const masquerade = render(vmiWith({ masquerade: {} }));
     assert.deepEqual(compute(masquerade)?.env, [
@@ -184,6 +189,7 @@ describe("launcher pod volumes", () => {
       {
         image: "virt-launcher",
         useEmulation: true,
+        cpuAllocationRatio: 10,
       },
     );
     assert.deepEqual(compute(pod)?.readinessProbe, {
@@ -224,6 +230,7 @@ describe("launcher pod's vmi.kubevirt.io/id label", () => {
     const pod = renderLauncherPod(vmi, defaultVirtualMachineInstanceSpec(spec, KUBEVIRT_DEFAULTS, name), {
       image: "virt-launcher",
       useEmulation: true,
+      cpuAllocationRatio: 10,
     });
     return pod.metadata?.labels;
   };

@@ -14,7 +14,7 @@ import type { Pod, VirtualMachineInstance } from "../kinds.js";
 import { pullSecretVolumes } from "./launcher-pod-pull-secrets.js";
 import { cloudInitSecretVolumes } from "./launcher-pod-secrets.js";
 import { launcherProbes } from "./launcher-probes.js";
-import { launcherResources } from "./launcher-resources.js";
+import { type LauncherResourceOptions, launcherResources } from "./launcher-resources.js";
 
 /** The launcher pod's labels and names (KubeVirt's). */
 export const LAUNCHER = {
@@ -27,11 +27,10 @@ export const LAUNCHER = {
   extraGraceSeconds: 15,
 } as const;
 
-export interface LauncherPodOptions {
+export interface LauncherPodOptions extends LauncherResourceOptions {
   image: string;
   /** The Secrets the VMI's images are pulled with (vmiPullSecretNames), in order. */
   pullSecrets?: readonly string[];
-  useEmulation: boolean;
 }
 
 /**
@@ -85,7 +84,7 @@ export function renderLauncherPod(
         {
           name: LAUNCHER.container,
           image: options.image,
-          resources: launcherResources(spec, options.useEmulation),
+          resources: launcherResources(spec, options),
           ...(launcherJoinsPodNetwork(spec) ? { env: network.env } : {}),
           ...launcherProbes(spec),
           ...(mounts.length > 0 ? { volumeMounts: mounts } : {}),

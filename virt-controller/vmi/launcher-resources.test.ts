@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { defaultVirtualMachineInstanceSpec, KUBEVIRT_DEFAULTS } from "../../api/index.js";
 import { smallVmiSpec } from "../testing/fixtures.js";
-import { launcherResources, memoryOverheadBytes } from "./launcher-resources.js";
+import { allocatedCpu, launcherResources, memoryOverheadBytes } from "./launcher-resources.js";
 
 const MIB = 1024n * 1024n;
+const EMULATED = { useEmulation: true, cpuAllocationRatio: 10 };
 
 describe("launcher pod resources", () => {
   test("overhead = 8 MiB + 2 MiB per vCPU + guest/512, rounded up to a MiB", () => {
@@ -13,9 +14,33 @@ describe("launcher pod resources", () => {
     assert.equal(memoryOverheadBytes(0n, 1), 10n * MIB);
   });
 
+  test("without a CPU request the pod asks for vCPUs ÷ cpuAllocationRatio, rounded up to a millicore", () => {
+    assert.equal(allocatedCpu(1, 10), "100m");
+    assert.equal(allocatedCpu(1, 20), "50m");
+    assert.equal(allocatedCpu(4, 2), "2");
+    assert.equal(allocatedCpu(1, 3), "334m");
+    const spec = defaultVirtualMachineInstanceSpec(smallVmiSpec(), KUBEVIRT_DEFAULTS, "vm");
+    assert.equal(spec.domain.resources?.requests?.cpu, undefined, "the VMI itself keeps no CPU request");
+    assert.equal(launcherResources(spec, { useEmulation: true, cpuAllocationRatio: 20 }).requests.cpu, "50m");
+    spec.domain.cpu = { ...spec.domain.cpu, sockets: 2, cores: 2 };
+    assert.equal(
+      launcherResources(spec, { useEmulation: true, cpuAllocationRatio: 20 }).requests.cpu,
+      "200m",
+    );
+  });
+
+  test("the VMI's own CPU request wins over the ratio", () => {
+    const spec = smallVmiSpec();
+    spec.domain.resources = { requests: { memory: "128Mi", cpu: "300m" } };
+    assert.equal(
+      launcherResources(spec, { useEmulation: true, cpuAllocationRatio: 20 }).requests.cpu,
+      "300m",
+    );
+  });
+
   test("a defaulted 128Mi VMI: 100m CPU, 139Mi memory, /dev/kvm in requests and limits, no other limits", () => {
     const spec = defaultVirtualMachineInstanceSpec(smallVmiSpec(), KUBEVIRT_DEFAULTS, "vm");
-    assert.deepEqual(launcherResources(spec, false), {
+    assert.deepEqual(launcherResources(spec, { useEmulation: false, cpuAllocationRatio: 10 }), {
       requests: { cpu: "100m", memory: "139Mi", "devices.kubevirt.io/kvm": "1" },
       limits: { "devices.kubevirt.io/kvm": "1" },
     });
@@ -23,7 +48,7 @@ describe("launcher pod resources", () => {
 
   test("with emulation: no /dev/kvm and, without VMI limits, no limits at all", () => {
     const spec = defaultVirtualMachineInstanceSpec(smallVmiSpec(), KUBEVIRT_DEFAULTS, "vm");
-    assert.deepEqual(launcherResources(spec, true), { requests: { cpu: "100m", memory: "139Mi" } });
+    assert.deepEqual(launcherResources(spec, EMULATED), { requests: { cpu: "100m", memory: "139Mi" } });
   });
 
   test("limits only where the VMI has them (memory limit plus the same overhead)", () => {
@@ -32,7 +57,7 @@ describe("launcher pod resources", () => {
       KUBEVIRT_DEFAULTS,
       "vm",
     );
-    const resources = launcherResources(spec, true);
+    const resources = launcherResources(spec, EMULATED);
     assert.deepEqual(resources.limits, { memory: "1036Mi" }, "1024 + 8 + 2 + 2");
     assert.equal(resources.requests.memory, "1036Mi", "the request follows the limit (KubeVirt's default)");
   });
@@ -41,7 +66,7 @@ describe("launcher pod resources", () => {
     const spec = smallVmiSpec();
     spec.domain.memory = { guest: "2Gi" };
     spec.domain.resources = { requests: { memory: "1Gi", cpu: "2" } };
-    assert.equal(launcherResources(spec, true).requests.memory, "1038Mi", "1024 + 8 + 2 + 4");
-    assert.equal(launcherResources(spec, true).requests.cpu, "2");
+    assert.equal(launcherResources(spec, EMULATED).requests.memory, "1038Mi", "1024 + 8 + 2 + 4");
+    assert.equal(launcherResources(spec, EMULATED).requests.cpu, "2");
   });
 });

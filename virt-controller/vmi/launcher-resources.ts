@@ -21,23 +21,31 @@ export interface LauncherResources {
  *
  *   memory request = VMI memory request + overhead
  *   overhead       = 8 MiB + 2 MiB × vCPUs + guest memory / 512, rounded up to a MiB
- *   cpu request    = the VMI's (its default is the cluster's cpuRequest, 100m)
+ *   cpu request    = the VMI's; without one, vCPUs ÷ cpuAllocationRatio (KubeVirt's: 100m a vCPU
+ *                    at the default ratio of 10), rounded up to a millicore
  *   limits         = only those the VMI sets (memory limit + the same overhead)
  *   devices.kubevirt.io/kvm: 1 in requests and limits, unless emulation is allowed
  *
  * KubeVirt reserves ~220 MiB more per VM for the processes in its launcher; ours only waits,
  * and QEMU runs under the node's libvirt, so the reservation is what QEMU itself needs.
  */
+export interface LauncherResourceOptions {
+  /** `developerConfiguration.useEmulation`: no /dev/kvm is asked for. */
+  readonly useEmulation: boolean;
+  /** `developerConfiguration.cpuAllocationRatio`: vCPUs per requested node CPU. */
+  readonly cpuAllocationRatio: number;
+}
+
 export function launcherResources(
   spec: VirtualMachineInstanceSpec,
-  useEmulation: boolean,
+  { useEmulation, cpuAllocationRatio }: LauncherResourceOptions,
 ): LauncherResources {
   const resources = spec.domain.resources ?? {};
   const guestBytes = bytesOf(spec.domain.memory?.guest ?? resources.requests?.memory);
   const overhead = memoryOverheadBytes(guestBytes, vcpusOf(spec));
   const requests: Record<string, string> = {};
   const cpu = resources.requests?.cpu;
-  if (cpu !== undefined) requests.cpu = String(cpu);
+  requests.cpu = cpu === undefined ? allocatedCpu(vcpusOf(spec), cpuAllocationRatio) : String(cpu);
   const memoryRequest = resources.requests?.memory ?? spec.domain.memory?.guest;
   requests.memory = Quantity.fromInteger(bytesOf(memoryRequest) + overhead).text;
   const limits: Record<string, string> = {};
@@ -60,6 +68,13 @@ export function memoryOverheadBytes(guestBytes: bigint, vcpus: number): bigint {
 export function vcpusOf(spec: VirtualMachineInstanceSpec): number {
   const cpu = spec.domain.cpu;
   return Math.max(1, (cpu?.sockets ?? 1) * (cpu?.cores ?? 1) * (cpu?.threads ?? 1));
+}
+
+/** vCPUs ÷ ratio in millicores, rounded up, in a quantity's canonical text (`100m`, `2`, `334m`). */
+export function allocatedCpu(vcpus: number, cpuAllocationRatio: number): string {
+  const ratio = Math.max(1, Math.floor(cpuAllocationRatio));
+  const millicores = Math.ceil((vcpus * 1000) / ratio);
+  return millicores % 1000 === 0 ? String(millicores / 1000) : `${millicores}m`;
 }
 
 function bytesOf(value: string | number | undefined): bigint {

@@ -26,6 +26,7 @@ import { describeCauses } from "../vm/vmi-template.js";
 import { isFinal, phaseOf } from "../vmi-phase.js";
 import { renderLauncherPod } from "./launcher-pod.js";
 import { launcherPodOf } from "./launcher-pod-state.js";
+import type { LauncherResourceOptions } from "./launcher-resources.js";
 import { PodCreateError } from "./pod-create-failure.js";
 import { serviceAccountPullSecrets } from "./service-account-pull-secrets.js";
 import { nextVmiState } from "./vmi-lifecycle.js";
@@ -88,7 +89,10 @@ export class VmiReconciler {
     let pod: Frozen<Pod> | Pod | undefined = launcherPodOf(owned);
     let createFailure: PodCreateError | undefined;
     if (config && spec && !pod && !invalidSpec && !vmi.metadata?.deletionTimestamp) {
-      const created = await this.#createPod(request, vmi, spec, config.useEmulation);
+      const created = await this.#createPod(request, vmi, spec, {
+        useEmulation: config.useEmulation,
+        cpuAllocationRatio: config.defaults.cpuAllocationRatio,
+      });
       if (created instanceof PodCreateError) createFailure = created;
       else pod = created;
     }
@@ -111,7 +115,7 @@ export class VmiReconciler {
     request: ReconcileRequest,
     vmi: Frozen<VirtualMachineInstance>,
     spec: VirtualMachineInstanceSpec,
-    useEmulation: boolean,
+    resources: LauncherResourceOptions,
   ): Promise<Pod | PodCreateError> {
     const { expectations, client, events, launcherImage } = this.#deps;
     expectations.expectCreations(request.key, 1);
@@ -119,7 +123,7 @@ export class VmiReconciler {
     try {
       const accountSecrets = await serviceAccountPullSecrets(client, vmi.metadata?.namespace ?? "");
       const pullSecrets = vmiPullSecretNames(spec, accountSecrets);
-      const manifest = renderLauncherPod(vmi, spec, { image: launcherImage, useEmulation, pullSecrets });
+      const manifest = renderLauncherPod(vmi, spec, { image: launcherImage, pullSecrets, ...resources });
       pod = await client.resource(podKind).create(manifest);
     } catch (error) {
       expectations.lower(request.key, 1, 0);

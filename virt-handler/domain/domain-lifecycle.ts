@@ -8,13 +8,15 @@ import {
   DomainState,
   ErrorCode,
   LibvirtError,
+  ModificationImpact,
   StartFlags,
   UndefineFlags,
 } from "../../libvirt/index.js";
-import type { Frozen } from "../../runtime/index.js";
+import { type Frozen, StepTrace } from "../../runtime/index.js";
 import type { Vmi } from "../kinds.js";
 import type { PodNetworks } from "../network/pod-networks.js";
 import type { LauncherPodVolumes } from "../storage/index.js";
+import { STARTING_CPU_SHARES } from "./cpu-weight.js";
 import { withHandlerTag } from "./domain-tag.js";
 import type { ObservedDomain } from "./observed-domain.js";
 import { VMI_UID_LENGTH } from "./socket-paths.js";
@@ -30,7 +32,15 @@ export interface DomainLifecycleOptions {
   readonly podVolumes?: (vmi: Frozen<Vmi>) => LauncherPodVolumes;
   /** The VM's side of the pod network (network/pod-networks.ts). */
   readonly podNetworks: PodNetworks;
+  /**
+   * The VM's CPU weight once it runs (cpu-weight.ts: its launcher pod's, as cpu.shares); none:
+   * libvirt's default weight, boosted during the start all the same.
+   */
+  readonly runningCpuShares?: (vmi: Frozen<Vmi>) => number | undefined;
 }
+
+/** libvirt's weight of a domain without `<cputune><shares>`. */
+const DEFAULT_CPU_SHARES = 1024;
 
 const VMI_UID = new RegExp(`^[A-Za-z0-9-]{1,${VMI_UID_LENGTH}}$`);
 
@@ -47,34 +57,62 @@ export class DomainLifecycle {
     return join(this.#options.stateDir, uid);
   }
 
-  /** Prepares the VM's files, defines its domain (tagged for this node) and starts it. */
+  /**
+   * Prepares the VM's files, defines its domain (tagged for this node) and starts it. Its steps,
+   * and each program they ran, are logged with their times: where a VM's start spends its time.
+   */
   async defineAndStart(vmi: Vmi, emulation: boolean, log: Logger): Promise<void> {
-    const { factory, connection, nodeName } = this.#options;
-    const began = performance.now();
+    const { factory, connection, nodeName, podNetworks } = this.#options;
+    const trace = new StepTrace();
     const vmDir = this.vmDir(vmi.metadata?.uid ?? "");
     const podVolumes = this.#options.podVolumes?.(vmi);
-    const definition = withHandlerTag(await factory.build(vmi, { vmDir, emulation, podVolumes }), nodeName);
-    const override = await this.#options.podNetworks.beforeStart(vmi, vmDir);
+    const built = await trace.step("volumes", () => factory.build(vmi, { vmDir, emulation, podVolumes }));
+    const definition = withHandlerTag(built, nodeName);
+    const weighed = this.#weighs();
+    if (weighed) definition.cputune = { ...definition.cputune, shares: STARTING_CPU_SHARES };
+    const override = await trace.step("network-prepare", () => podNetworks.beforeStart(vmi, vmDir));
     for (const nic of definition.devices.interfaces ?? []) {
       if (override !== undefined && nic.alias === `ua-${override.interfaceName}`) nic.mac = override.mac;
     }
-    const built = performance.now();
-    const domain = await connection.defineDomain(domainToXml(definition));
-    const defined = performance.now();
+    const domain = await trace.step("define", () => connection.defineDomain(domainToXml(definition)));
     try {
-      await this.start(domain, vmi);
-      const started = performance.now();
-      await this.#options.podNetworks.afterStart(vmi, vmDir);
-      const timings = {
-        prepareMs: ms(built - began),
-        defineMs: ms(defined - built),
-        startMs: ms(started - defined),
-        networkMs: ms(performance.now() - started),
-      };
-      log.info({ domain: definition.name, emulation, ...timings }, "domain defined and started");
+      await trace.step("start", () => this.start(domain, vmi));
+      await trace.step("network-attach", () => podNetworks.afterStart(vmi, vmDir));
+      if (weighed) await trace.step("cpu-weight", async () => this.#weigh(domain, vmi));
+      log.info(
+        { domain: definition.name, emulation, startTrace: trace.record() },
+        "domain defined and started",
+      );
     } finally {
       domain.free();
     }
+  }
+
+  /**
+   * Gives a running domain its CPU weight, when its live definition shows another (the start's
+   * boost left by a virt-handler killed right after the start, or a pod not seen then).
+   */
+  ensureCpuWeight(observed: ObservedDomain, vmi: Frozen<Vmi>, log: Logger): void {
+    if (observed.definition === undefined || !this.#weighs()) return;
+    const wanted = this.#options.runningCpuShares?.(vmi);
+    const current = observed.definition.cputune?.shares;
+    // Without its pod in view, only a start's boost left behind is undone.
+    if (wanted === undefined ? current !== STARTING_CPU_SHARES : current === wanted) return;
+    this.#weigh(observed.handle, vmi);
+    log.info(
+      { domain: observed.name, cpuShares: wanted ?? DEFAULT_CPU_SHARES },
+      "the domain's CPU weight set",
+    );
+  }
+
+  /** libvirt's test driver has no cgroups to weigh a domain in (nor cpu_shares). */
+  #weighs(): boolean {
+    return !this.#options.connection.requestedUri.startsWith("test:");
+  }
+
+  #weigh(domain: Domain, vmi: Frozen<Vmi>): void {
+    const shares = this.#options.runningCpuShares?.(vmi) ?? DEFAULT_CPU_SHARES;
+    domain.setCpuShares(shares, ModificationImpact.Live | ModificationImpact.Config);
   }
 
   /** Finishes a running VM's pod network when a pass was cut short (virt-handler killed right after the start). */
@@ -138,8 +176,4 @@ async function ignoreMissing(call: Promise<void>): Promise<void> {
   } catch (error) {
     if (!LibvirtError.is(error, ErrorCode.NoDomain)) throw error;
   }
-}
-
-function ms(duration: number): number {
-  return Math.round(duration);
 }

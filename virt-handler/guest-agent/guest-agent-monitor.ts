@@ -1,7 +1,10 @@
-// Polls the guest agents of this node's running domains (every 10 s by default, and at once when an
-// agent connects or leaves): the OS it reports and its interfaces' addresses, kept by domain name for
-// the VMI reconciler, which is enqueued whenever a report changes. Level-based: each round lists the
-// domains and reads their channel state afresh, so a missed event costs at most one interval.
+// Polls the guest agents of this node's running domains (every 10 s by default, and at once for a
+// domain whose agent connects or leaves): the OS it reports and its interfaces' addresses, kept by
+// domain name for the VMI reconciler, which is enqueued whenever a report changes. Level-based:
+// each round lists the domains and reads their channel state afresh, so a missed event costs at
+// most one interval. An event looks at its own domain only: every domain that starts sends one,
+// and a round for each would read every domain's definition again, per start, while a burst of
+// VMs starts.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
 import { domainFromXml } from "../../libvirt/domain-xml/index.js";
@@ -32,7 +35,8 @@ export class GuestAgentMonitor implements Runnable, GuestAgentReports {
   readonly #deps: GuestAgentMonitorDeps;
   readonly #reports = new Map<string, GuestAgentReport>();
   #wake: (() => void) | undefined;
-  #pending = false;
+  /** Domains whose agent connected or left since they were last looked at. */
+  #pending = new Set<string>();
 
   constructor(deps: GuestAgentMonitorDeps) {
     this.#deps = deps;
@@ -44,13 +48,22 @@ export class GuestAgentMonitor implements Runnable, GuestAgentReports {
 
   async run(signal: AbortSignal): Promise<void> {
     const events = this.#followAgentEvents();
+    const intervalMs = this.#deps.intervalMs ?? 10_000;
+    let nextRound = 0;
     try {
       while (!signal.aborted) {
-        this.#pending = false;
-        await this.#round().catch((err: unknown) => {
-          this.#deps.log.warn({ err }, "polling the guest agents failed; trying again next round");
-        });
-        if (!this.#pending) await this.#sleep(signal);
+        if (Date.now() >= nextRound) {
+          this.#pending.clear();
+          nextRound = Date.now() + intervalMs;
+          await this.#round().catch((err: unknown) => {
+            this.#deps.log.warn({ err }, "polling the guest agents failed; trying again next round");
+          });
+        } else {
+          const names = [...this.#pending];
+          this.#pending.clear();
+          for (const name of names) await this.#look(name);
+        }
+        if (this.#pending.size === 0) await this.#sleep(signal, nextRound - Date.now());
       }
     } finally {
       events?.unsubscribe();
@@ -62,8 +75,9 @@ export class GuestAgentMonitor implements Runnable, GuestAgentReports {
     try {
       return this.#deps.connection.onAgentLifecycle((event) => {
         const key = vmiKeyOfDomainName(event.domain.name);
-        if (key !== undefined) this.#deps.enqueue(key);
-        this.#pending = true;
+        if (key === undefined) return;
+        this.#deps.enqueue(key);
+        this.#pending.add(event.domain.name);
         this.#wake?.();
       });
     } catch (err) {
@@ -72,15 +86,25 @@ export class GuestAgentMonitor implements Runnable, GuestAgentReports {
     }
   }
 
-  async #sleep(signal: AbortSignal): Promise<void> {
+  async #sleep(signal: AbortSignal, ms: number): Promise<void> {
     const woken = new Promise<void>((resolve) => {
       this.#wake = resolve;
     });
-    await Promise.race([
-      sleep(this.#deps.intervalMs ?? 10_000, undefined, { signal }).catch(() => {}),
-      woken,
-    ]);
+    await Promise.race([sleep(Math.max(0, ms), undefined, { signal }).catch(() => {}), woken]);
     this.#wake = undefined;
+  }
+
+  /** One domain, by name: its report now, or none when it is gone or its agent is not connected. */
+  async #look(name: string): Promise<void> {
+    const domain = this.#deps.connection.connected ? this.#deps.connection.findDomainByName(name) : null;
+    try {
+      if (domain?.isActive() && this.#agentConnected(domain)) this.#store(name, await this.#report(domain));
+      else this.#store(name, undefined);
+    } catch (err) {
+      this.#deps.log.debug({ err, domain: name }, "a domain vanished or its agent did not answer");
+    } finally {
+      domain?.free();
+    }
   }
 
   async #round(): Promise<void> {

@@ -75,12 +75,25 @@ const LIBVIRT_DAEMONS = new Set(["libvirtd", "virtqemud"]);
  * sees the node's processes (hostPID); a node without a running daemon cannot start VMs anyway.
  */
 export async function libvirtdNetns(procDir = "/proc"): Promise<string> {
+  // The daemon found last, while it still is one: every VM start asks, and a scan of the node's
+  // processes costs a read per process.
+  const known = lastDaemon.get(procDir);
+  if (known !== undefined && (await isLibvirtDaemon(procDir, known)))
+    return join(procDir, known, "ns", "net");
   for (const entry of await readdir(procDir)) {
-    if (!/^\d+$/.test(entry)) continue;
-    const comm = await readFile(join(procDir, entry, "comm"), "utf8").catch(() => "");
-    if (LIBVIRT_DAEMONS.has(comm.trim())) return join(procDir, entry, "ns", "net");
+    if (!/^\d+$/.test(entry) || !(await isLibvirtDaemon(procDir, entry))) continue;
+    lastDaemon.set(procDir, entry);
+    return join(procDir, entry, "ns", "net");
   }
   throw new LauncherNetnsError("no libvirt daemon (libvirtd or virtqemud) runs on this node");
+}
+
+/** The pid of the libvirt daemon found last, per /proc directory. */
+const lastDaemon = new Map<string, string>();
+
+async function isLibvirtDaemon(procDir: string, pid: string): Promise<boolean> {
+  const comm = await readFile(join(procDir, pid, "comm"), "utf8").catch(() => "");
+  return LIBVIRT_DAEMONS.has(comm.trim());
 }
 
 /** `environ` is NUL-separated: the variable is at the start or right after a NUL. */

@@ -7,14 +7,18 @@
 //
 // Every step looks before it acts, so a virt-handler killed anywhere in between finishes the job
 // on its next pass (level-based), and a VM that runs keeps its network while virt-handler is away.
-import { rename, writeFile } from "node:fs/promises";
+import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { BRIDGE_DHCP_SERVER, POD_NIC, type PodInterfaceFacts, podNicMac } from "./bridge-plan.js";
 import type { LauncherNetns } from "./launcher-process.js";
 import { BRIDGE_MAC, type MasqueradePlan, POD_BRIDGE, POD_INTERFACE, POD_TAP } from "./masquerade-plan.js";
 
-/** Runs a program (no shell) and resolves with its stdout; rejects when it fails. */
-export type RunCommand = (command: string, args: readonly string[]) => Promise<string>;
+/** Runs a program (no shell) and resolves with its stdout; rejects when it fails. `input` goes to its stdin. */
+export type RunCommand = (
+  command: string,
+  args: readonly string[],
+  options?: { input?: string },
+) => Promise<string>;
 
 interface LinkInfo {
   ifname: string;
@@ -59,13 +63,15 @@ export class PodNetworkSetup {
     workDir: string,
   ): Promise<void> {
     const links = await this.#links(netns);
-    if (!links.some((link) => link.ifname === POD_BRIDGE)) {
-      await this.#inPod(netns, "ip", ["link", "add", POD_BRIDGE, "type", "bridge"]);
-    }
-    await this.#inPod(netns, "ip", ["link", "set", POD_BRIDGE, "address", BRIDGE_MAC, "mtu", String(mtu)]);
     const { gateway, prefixLength } = plan.network;
-    await this.#inPod(netns, "ip", ["addr", "replace", `${gateway}/${prefixLength}`, "dev", POD_BRIDGE]);
-    await this.#inPod(netns, "ip", ["link", "set", POD_BRIDGE, "up"]);
+    await this.#inPodBatch(netns, [
+      ...(links.some((link) => link.ifname === POD_BRIDGE)
+        ? []
+        : [["link", "add", POD_BRIDGE, "type", "bridge"]]),
+      ["link", "set", POD_BRIDGE, "address", BRIDGE_MAC, "mtu", String(mtu)],
+      ["addr", "replace", `${gateway}/${prefixLength}`, "dev", POD_BRIDGE],
+      ["link", "set", POD_BRIDGE, "up"],
+    ]);
     // Forwarding between eth0 and the bridge, and 127.0.0.1 DNATed to the guest (KubeVirt's sysctls);
     // per namespace, so the node's own forwarding is untouched.
     await this.#inPod(netns, "sysctl", [
@@ -183,23 +189,14 @@ export class PodNetworkSetup {
     if (await this.#nodeHasLink(tap)) {
       await this.#onNode("ip", ["link", "set", "dev", tap, "netns", String(netns.pid)]);
     }
-    const links = await this.#links(netns);
-    if (!links.some((link) => link.ifname === POD_TAP)) {
-      if (!links.some((link) => link.ifname === tap)) {
-        throw new Error(`the tap ${tap} is neither on the node nor in the launcher pod`);
-      }
-      await this.#inPod(netns, "ip", ["link", "set", "dev", tap, "name", POD_TAP]);
+    const links = await linkNames(netns.pid);
+    const renamed = links.includes(POD_TAP);
+    if (!renamed && !links.includes(tap)) {
+      throw new Error(`the tap ${tap} is neither on the node nor in the launcher pod`);
     }
-    await this.#inPod(netns, "ip", [
-      "link",
-      "set",
-      "dev",
-      POD_TAP,
-      "master",
-      POD_BRIDGE,
-      "mtu",
-      String(mtu),
-      "up",
+    await this.#inPodBatch(netns, [
+      ...(renamed ? [] : [["link", "set", "dev", tap, "name", POD_TAP]]),
+      ["link", "set", "dev", POD_TAP, "master", POD_BRIDGE, "mtu", String(mtu), "up"],
     ]);
     const temporary = `${dhcpConfigPath}.tmp`;
     await writeFile(temporary, dhcpConfig);
@@ -216,6 +213,9 @@ export class PodNetworkSetup {
   }
 
   async #nodeHasLink(name: string): Promise<boolean> {
+    const nodeNetns = await this.#nodeNetns();
+    const pid = /^\/proc\/(\d+)\/ns\/net$/.exec(nodeNetns)?.[1];
+    if (pid !== undefined) return (await linkNames(Number(pid))).includes(name);
     const links = JSON.parse(await this.#onNode("ip", ["-j", "link", "show"])) as LinkInfo[];
     return links.some((link) => link.ifname === name);
   }
@@ -227,6 +227,27 @@ export class PodNetworkSetup {
   #inPod(netns: LauncherNetns, command: string, args: readonly string[]): Promise<string> {
     return this.#run("nsenter", [`--net=${netns.path}`, "--", command, ...args]);
   }
+
+  /** Several `ip` commands in the pod in one process (`ip -batch`): one spawn where each would cost one. */
+  async #inPodBatch(netns: LauncherNetns, commands: readonly (readonly string[])[]): Promise<void> {
+    const input = `${commands.map((command) => command.join(" ")).join("\n")}\n`;
+    await this.#run("nsenter", [`--net=${netns.path}`, "--", "ip", "-batch", "-"], { input });
+  }
+}
+
+/**
+ * The interfaces of process `pid`'s network namespace, read from /proc/<pid>/net/dev (the
+ * kernel's view of that namespace) rather than by running `ip` in it.
+ */
+async function linkNames(pid: number): Promise<string[]> {
+  const table = await readFile(`/proc/${pid}/net/dev`, "utf8");
+  return table
+    .split("\n")
+    .slice(2)
+    .flatMap((line) => {
+      const name = line.split(":")[0]?.trim();
+      return name ? [name] : [];
+    });
 }
 
 /** The pod interface's network, e.g. 10.244.0.0/24 for 10.244.0.7/24. */

@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import { constants } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import { delimiter, join } from "node:path";
+import { traceProgram } from "../../runtime/index.js";
 
 /** A command that could not be started or exited unsuccessfully; `stderr`'s last lines are in the message. */
 export class CommandError extends Error {
@@ -22,6 +23,8 @@ export class CommandError extends Error {
 
 export interface CommandOptions {
   env?: NodeJS.ProcessEnv;
+  /** Written to the command's stdin (which is closed otherwise). */
+  input?: string;
 }
 
 /** What the node's admin does about a missing tool (the node condition and VMI failures say it). */
@@ -50,11 +53,15 @@ export function runCommand(
   options: CommandOptions = {},
 ): Promise<string> {
   const commandLine = [command, ...args].join(" ");
-  return new Promise((resolve, reject) => {
+  const ended = traceProgram(command, args);
+  return new Promise<string>((resolve, reject) => {
     const child = spawn(command, args, {
       env: options.env ?? process.env,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe"],
     });
+    // Closed at once when there is no input: the command reads end of file, as from "ignore".
+    child.stdin.on("error", () => {}); // a command that exits without reading it
+    child.stdin.end(options.input);
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
@@ -71,7 +78,7 @@ export function runCommand(
       const detail = Buffer.concat(stderr).toString().trim().split("\n").slice(-5).join("\n");
       reject(new CommandError(`${commandLine} ${how}${detail ? `: ${detail}` : ""}`, commandLine, code));
     });
-  });
+  }).finally(ended);
 }
 
 /** The executable file's path on PATH, or undefined (looked up without spawning a shell). */

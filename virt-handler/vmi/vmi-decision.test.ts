@@ -7,7 +7,7 @@ import type { Vmi } from "../kinds.js";
 import { type Decision, type DecisionInput, decide, HANDLER_FINALIZER } from "./vmi-decision.js";
 
 const NOW = Date.parse("2030-01-02T03:04:05Z");
-const NOW_TEXT = "2030-01-02T03:04:05Z";
+const NOW_TEXT = "2030-01-02T03:04:05.000Z";
 
 function vmi(
   phase: string,

@@ -99,6 +99,7 @@ export class VmiReconciler {
       const facts = held.observed?.facts;
       if (facts !== undefined && facts.state !== DomainState.Shutoff && facts.state !== DomainState.Crashed) {
         await this.#deps.lifecycle.ensureNetwork(vmi, log);
+        if (held.observed !== undefined) this.#deps.lifecycle.ensureCpuWeight(held.observed, vmi, log);
       }
       for (let step = 0; step < MAX_STEPS; step += 1) {
         const decision = decide(await this.#decisionInput(vmi, held.observed));

@@ -15,7 +15,7 @@ import {
   mutableCopy,
   removeCondition,
   setCondition,
-  wireTime,
+  wireTimeMillis,
 } from "../../runtime/index.js";
 import type { DomainFacts } from "../domain/observed-domain.js";
 import { agentProbeKind } from "../guest-agent/agent-probe-state.js";
@@ -160,7 +160,7 @@ function withPhase(vmi: Frozen<Vmi>, phase: VirtualMachineInstancePhase, now: nu
   status.phase = phase;
   status.phaseTransitionTimestamps = [
     ...(status.phaseTransitionTimestamps ?? []),
-    { phase, phaseTransitionTimestamp: wireTime(now) },
+    { phase, phaseTransitionTimestamp: wireTimeMillis(now) },
   ];
   return status;
 }

@@ -105,7 +105,7 @@ describe("the install status", () => {
       Degraded: "True ComponentsUnavailable",
     });
     assert.match(status.conditions?.[2]?.message ?? "", /DaemonSet kubevirt\/b: 0 of 1/);
-    assert.equal(status.conditions?.[0]?.lastTransitionTime, "2024-01-01T00:00:05Z");
+    assert.equal(status.conditions?.[0]?.lastTransitionTime, "2024-01-01T00:00:05.000Z");
   });
 
   test("an update rolling: Deploying again, Progressing, not Degraded, the observed version stays the old one", () => {

@@ -1,4 +1,4 @@
-import { request as httpsRequest } from "node:https";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { type BackendTls, tlsConnectionOptions } from "../aggregation/backend-tls.js";
 import { type ServiceResolver, serviceDnsName } from "../aggregation/service-resolver.js";
 import type { JsonObject, JsonValue } from "../json.js";
@@ -15,6 +15,14 @@ interface CallTarget {
   url: string;
   tls: BackendTls;
 }
+
+/**
+ * Connections to webhooks are kept and reused, as the Kubernetes API server's are: a new TLS
+ * handshake for every admitted write cost more than the webhook's answer. The agent keeps a pool
+ * per address and TLS configuration (CA, server name), so webhooks never share a connection
+ * they should not.
+ */
+const webhookConnections = new HttpsAgent({ keepAlive: true, maxSockets: 16, maxFreeSockets: 4 });
 
 /** The response body kept for an error message, as client-go quotes it. */
 const MAX_ERROR_BODY = 1024;
@@ -65,7 +73,24 @@ function targetOf(webhook: Webhook, resolver: ServiceResolver): CallTarget {
  * that goes wrong (no endpoint, TLS, timeout, a non-2xx answer, a body that is not JSON) is a
  * WebhookCallError, for the failurePolicy to decide.
  */
-export function callWebhook(
+export async function callWebhook(
+  webhook: Webhook,
+  review: JsonObject,
+  resolver: ServiceResolver,
+): Promise<JsonValue> {
+  try {
+    return await callWebhookOnce(webhook, review, resolver);
+  } catch (error) {
+    // A kept connection the webhook closed as the review was sent: once more, on a new one.
+    if (!(error instanceof StaleConnectionError)) throw error;
+    return callWebhookOnce(webhook, review, resolver);
+  }
+}
+
+/** A reused connection that turned out closed before any answer: nothing reached the webhook. */
+class StaleConnectionError extends Error {}
+
+function callWebhookOnce(
   webhook: Webhook,
   review: JsonObject,
   resolver: ServiceResolver,
@@ -85,7 +110,7 @@ export function callWebhook(
       port: target.port,
       method: "POST",
       path: target.path,
-      agent: false,
+      agent: webhookConnections,
       headers: {
         "Content-Type": "application/json",
         Accept: "application/json",
@@ -98,8 +123,12 @@ export function callWebhook(
       () => request.destroy(failed("context deadline exceeded")),
       webhook.timeoutSeconds * 1000,
     );
-    request.on("error", (error) => {
+    request.on("error", (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
+      if (request.reusedSocket && error.code === "ECONNRESET") {
+        reject(new StaleConnectionError("the kept connection was closed", { cause: error }));
+        return;
+      }
       reject(error instanceof WebhookCallError ? error : failed(error.message, error));
     });
     request.on("response", (response) => {

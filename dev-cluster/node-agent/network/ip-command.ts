@@ -13,14 +13,24 @@ export class IpCommandError extends Error {
   }
 }
 
-/** Runs `ip ...` and resolves with its standard output. */
-export function runIp(args: readonly string[]): Promise<string> {
+/** Runs `ip ...` and resolves with its standard output; `input` is written to its stdin. */
+export function runIp(args: readonly string[], input?: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile("ip", args, { timeout: 10_000 }, (error, stdout, stderr) => {
-      if (error) reject(new IpCommandError(args, stderr, error));
+    const child = execFile("ip", args, { timeout: 10_000 }, (error, stdout, stderr) => {
+      if (error) reject(new IpCommandError(input === undefined ? args : [...args, input], stderr, error));
       else resolve(stdout);
     });
+    child.stdin?.end(input);
   });
+}
+
+/**
+ * Runs several `ip` commands in one process (`ip -batch -`): one spawn, where each would cost its
+ * own, and a pod start needs six. It stops at the first command that fails, naming it.
+ */
+export function runIpBatch(commands: readonly (readonly string[])[], options: { netns?: string } = {}) {
+  const prefix = options.netns === undefined ? [] : ["-n", options.netns];
+  return runIp([...prefix, "-batch", "-"], `${commands.map((command) => command.join(" ")).join("\n")}\n`);
 }
 
 /** Runs `ip -j ...` and parses its JSON answer (an empty answer is an empty list). */
