@@ -15,16 +15,24 @@ export function cpuSnapshot(): CpuSnapshot {
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      // Fields after the command (which may hold spaces) start at the last ')'.
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const ticks = [11, 12, 13, 14].reduce((sum, index) => sum + Number(fields[index] ?? 0), 0);
-      snapshot.set(pid, { who: whoIs(pid), seconds: ticks / TICKS_PER_SECOND });
+      const fields = statFields(pid);
+      const who = whoIs(pid, fields);
+      // Children's time counts for the components (the programs they ran), not for others: a
+      // shell that reaps a long job would claim all of it.
+      const counted = who.startsWith("other") ? [11, 12] : [11, 12, 13, 14];
+      const ticks = counted.reduce((sum, index) => sum + Number(fields[index] ?? 0), 0);
+      snapshot.set(pid, { who, seconds: ticks / TICKS_PER_SECOND });
     } catch {
       // ended meanwhile
     }
   }
   return snapshot;
+}
+
+/** /proc/<pid>/stat's fields after the command (which may hold spaces): fields[1] is the ppid. */
+function statFields(pid: number): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
 }
 
 /** CPU seconds spent between the snapshots, by who, largest first (less than 0.05 s: left out). */
@@ -38,14 +46,21 @@ export function cpuSpent(before: CpuSnapshot, after: CpuSnapshot): [string, numb
   return [...spent].filter(([, seconds]) => seconds >= 0.05).sort((a, b) => b[1] - a[1]);
 }
 
-function whoIs(pid: number): string {
+function whoIs(pid: number, fields: string[]): string {
   if (pid === process.pid) return "this benchmark (watches)";
   const comm = readFileSync(`/proc/${pid}/comm`, "utf8").trim();
   if (comm.startsWith("qemu-system")) return "QEMU (guests)";
   if (comm === "libvirtd") return "libvirtd";
-  // Kernel workers by their work queue (kworker/u8:2-ipv6_addrconf → ipv6_addrconf).
+  // Kernel workers by their work queue (kworker/u8:2-ipv6_addrconf → ipv6_addrconf): the queue
+  // they ran last, which is not always the one they spent the time on.
   if (comm.startsWith("kworker/")) return `kernel: ${comm.split("-").slice(1).join("-") || "kworker"}`;
   const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-  const component = COMPONENTS.find((name) => (argv[1] ?? "").endsWith(`/${name}/main.js`));
+  const script = argv[1] ?? "";
+  // A component's program runner (runtime/programs) spawns for it: its time is the component's.
+  if (script.endsWith("/runtime/programs/program-runner-child.js")) {
+    const parent = Number(fields[1]);
+    return parent > 1 ? whoIs(parent, statFields(parent)) : "other: program runner";
+  }
+  const component = COMPONENTS.find((name) => script.endsWith(`/${name}/main.js`));
   return component ?? `other: ${comm}`;
 }

@@ -3,6 +3,7 @@
 // Running seen) joined with virt-handler's trace of each start (its steps, and every program the
 // steps ran). Each phase is the time between two consecutive milestones, so the phases of one
 // VMI add up to its creation → Running.
+import type { StepTraceRecord } from "../runtime/index.js";
 import type { VmiRecord } from "../test/e2e/testing/vm-burst-recorder.js";
 import { type Metric, percentile } from "./bench-report.js";
 import type { HandlerStart } from "./vm-density-handler-log.js";
@@ -36,11 +37,20 @@ const HANDLER_STEPS = [
   "cpu-weight",
 ] as const;
 
-export function breakdownOf(
-  vmis: ReadonlyMap<string, VmiRecord>,
-  sentAt: ReadonlyMap<string, number>,
-  starts: ReadonlyMap<string, HandlerStart>,
-): Breakdown {
+export interface BreakdownInputs {
+  readonly vmis: ReadonlyMap<string, VmiRecord>;
+  /** When each VM's create request left (epoch ms, by name). */
+  readonly sentAt: ReadonlyMap<string, number>;
+  /** When each VM was seen stored (its ADDED event). */
+  readonly vmAddedAt: ReadonlyMap<string, number>;
+  /** virt-handler's trace of each VMI's start, by VMI name. */
+  readonly handlerStarts: ReadonlyMap<string, HandlerStart>;
+  /** The node agent's trace of each launcher pod's start, by pod name. */
+  readonly podStarts: ReadonlyMap<string, StepTraceRecord>;
+}
+
+export function breakdownOf(inputs: BreakdownInputs): Breakdown {
+  const { vmis, sentAt, vmAddedAt } = inputs;
   const rows = new Map<string, { by: string; values: number[] }>();
   const add = (phase: string, by: string, value: number) => {
     const row = rows.get(phase) ?? { by, values: [] };
@@ -48,16 +58,28 @@ export function breakdownOf(
     rows.set(phase, row);
   };
   const programs = new Map<string, number[]>();
+  const record = (by: string, trace: StepTraceRecord) => {
+    for (const run of trace.programs) {
+      const key = `${by}: ${run.program}`;
+      const values = programs.get(key) ?? [];
+      values.push(run.ms);
+      programs.set(key, values);
+    }
+  };
   const incomplete: string[] = [];
   let complete = 0;
   for (const [name, vmi] of vmis) {
-    const start = starts.get(name);
+    const start = inputs.handlerStarts.get(name);
     const sent = sentAt.get(name);
+    const stored = vmAddedAt.get(name);
+    const podStart = vmi.pod && inputs.podStarts.get(vmi.pod.name);
     const scheduled = vmi.phaseSeenAt.get("Scheduled");
     const pod = vmi.pod;
     if (
       !start ||
+      !podStart ||
       sent === undefined ||
+      stored === undefined ||
       scheduled === undefined ||
       !pod?.boundAt ||
       !pod.runningAt ||
@@ -70,10 +92,17 @@ export function breakdownOf(
     complete++;
     const { trace } = start;
     const startEnd = trace.startedAt + trace.totalMs;
-    add("VM create sent → VMI created", "virt-controller (VM)", vmi.addedAt - sent);
+    add("VM create sent → VM stored", "API server, virt-api webhooks", stored - sent);
+    add("VM stored → VMI created", "virt-controller (VM)", vmi.addedAt - stored);
     add("VMI created → launcher pod created", "virt-controller (VMI)", pod.addedAt - vmi.addedAt);
     add("pod created → bound to the node", "scheduler", pod.boundAt - pod.addedAt);
-    add("bound → pod running", "node agent (launcher start)", pod.runningAt - pod.boundAt);
+    add("bound → node agent starts the pod", "node agent (queue)", podStart.startedAt - pod.boundAt);
+    for (const step of podStart.steps) add(`node agent: ${step.step}`, "node agent", step.ms);
+    add(
+      "status written → pod Running seen",
+      "API server → watch",
+      pod.runningAt - (podStart.startedAt + podStart.totalMs),
+    );
     add("pod running → VMI handed to the node", "virt-controller (VMI)", scheduled - pod.runningAt);
     add("handed over → virt-handler starts it", "virt-handler (queue, cache)", trace.startedAt - scheduled);
     for (const step of HANDLER_STEPS) {
@@ -86,11 +115,8 @@ export function breakdownOf(
     add("= VMI created → handed to the node", "control plane", scheduled - vmi.addedAt);
     add("= handed to the node → Running seen", "node", vmi.runningSeenAt - scheduled);
     add("= VMI created → Running seen", "all", vmi.runningSeenAt - vmi.addedAt);
-    for (const run of trace.programs) {
-      const values = programs.get(run.program) ?? [];
-      values.push(run.ms);
-      programs.set(run.program, values);
-    }
+    record("virt-handler", trace);
+    record("node agent", podStart);
   }
   return {
     phases: [...rows].map(([phase, row]) => ({ phase, by: row.by, values: row.values })),
@@ -121,7 +147,7 @@ export function formatBreakdown(breakdown: Breakdown): string {
     "where the time goes, per VMI (ms)",
     ...table(["phase", "by", "p50", "p95", "max"], phaseRows),
     "",
-    "programs virt-handler ran per VM start (ms)",
+    "programs run per VM start (ms)",
     ...table(["program", "runs/VM", "p50", "p95", "ms/VM"], programRows),
   ];
   if (breakdown.incomplete.length > 0)

@@ -1,7 +1,9 @@
 // Calls that can block for a long time (a QEMU start takes ~0.3 s, a destroy ~0.2 s, an agent query
 // seconds). They run on a worker thread, and each reads libvirt's per-thread last error there, right
 // after it fails, so the error belongs to the call that raised it.
-import { check, checkPointer } from "./errors.js";
+import { readState, readXml } from "./domain-queries.js";
+import { ErrorCode } from "./error-codes.js";
+import { check, checkPointer, lastError } from "./errors.js";
 import { native, type Pointer } from "./ffi.js";
 import { queryGuestInfo } from "./guest-info.js";
 import { queryInterfaceAddresses } from "./interface-addresses.js";
@@ -28,10 +30,41 @@ export const blockingOps = {
   resume: (domain: Pointer): number => check("virDomainResume", native.domainResume(domain)),
   undefine: (domain: Pointer, flags: number): number =>
     check("virDomainUndefineFlags", native.domainUndefineFlags(domain, flags)),
+  readDomainByName: readDomainByName,
   interfaceAddresses: queryInterfaceAddresses,
   guestInfo: queryGuestInfo,
   agentCommand: runAgentCommand,
 };
+
+/** A domain looked up by name, with its state and XML read in the same worker call. */
+export interface DomainSnapshot {
+  /** One reference to the domain, for the caller to take over. */
+  readonly domain: Pointer;
+  readonly state: number;
+  readonly reason: number;
+  readonly xml: string;
+}
+
+/**
+ * Three RPCs to libvirtd (lookup, state, XML) off the main thread: under load each waits for a
+ * busy daemon, and on the main thread every other reconcile would wait with it. Null: no such
+ * domain.
+ */
+function readDomainByName(connection: Pointer, name: string, xmlFlags: number): DomainSnapshot | null {
+  const domain = native.domainLookupByName(connection, name);
+  if (domain === null) {
+    const error = lastError("virDomainLookupByName");
+    if (error.code === ErrorCode.NoDomain) return null;
+    throw error;
+  }
+  try {
+    const { state, reason } = readState(domain);
+    return { domain, state, reason, xml: readXml(domain, xmlFlags) };
+  } catch (error) {
+    native.domainFree(domain);
+    throw error;
+  }
+}
 
 export type BlockingOps = typeof blockingOps;
 export type BlockingOpName = keyof BlockingOps;

@@ -4,6 +4,7 @@ import { Connection } from "./connection.js";
 import { ErrorCode, ErrorDomain } from "./error-codes.js";
 import { LibvirtError } from "./errors.js";
 import { ListDomainsFlags } from "./flags.js";
+import { DomainState } from "./states.js";
 import { testDomainXml, uniqueName } from "./testing/test-domains.js";
 
 describe("Connection on test:///default", () => {
@@ -68,6 +69,20 @@ describe("Connection on test:///default", () => {
       (err: unknown) => LibvirtError.is(err, ErrorCode.NoDomain),
     );
     assert.equal(conn.findDomainByName("no-such-domain"), null);
+  });
+
+  test("readDomainByName reads a domain, its state and XML on a worker thread; null when there is none", async () => {
+    const read = await conn.readDomainByName("test");
+    assert.ok(read, "the built-in domain");
+    try {
+      assert.equal(read.domain.name, "test");
+      assert.equal(read.state.state, DomainState.Running);
+      assert.match(read.xml, /^<domain type='test'/);
+      assert.equal(read.domain.isActive(), true, "the handle works on the main thread");
+    } finally {
+      read.domain.free();
+    }
+    assert.equal(await conn.readDomainByName("no-such-domain"), null);
   });
 
   test("a read-only connection may look but not define", async () => {

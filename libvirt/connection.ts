@@ -9,12 +9,13 @@ import { BlockingPool } from "./blocking-pool.js";
 import { type CallbackErrorHandler, NativeCallback, warnOnCallbackError } from "./callbacks.js";
 import type { ConsoleStream } from "./console.js";
 import { Domain, type DomainOwner } from "./domain.js";
+import type { DomainStateInfo } from "./domain-queries.js";
 import { ErrorCode, ErrorDomain, ErrorLevel } from "./error-codes.js";
 import { check, checkPointer, LibvirtError, lastError } from "./errors.js";
 import { EventLoop } from "./event-loop.js";
 import type { LifecycleEvent, LifecycleListener, Subscription } from "./events.js";
 import { callbackTypes, native, type Pointer, takePointerArray } from "./ffi.js";
-import { type CloseReason, DefineFlags, ListDomainsFlags } from "./flags.js";
+import { type CloseReason, DefineFlags, DomainXMLFlags, ListDomainsFlags } from "./flags.js";
 import {
   type NodeInfo,
   readCapabilities,
@@ -227,6 +228,20 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Domain
       native.domainLookupByUUIDString(this.pointer(), uuid),
     );
     return new Domain(this, pointer);
+  }
+
+  /**
+   * The domain called `name` with its state and live XML, read on a worker thread (three RPCs
+   * that never block this one); null when there is none.
+   */
+  async readDomainByName(
+    name: string,
+    xmlFlags: DomainXMLFlags = DomainXMLFlags.None,
+  ): Promise<{ domain: Domain; state: DomainStateInfo; xml: string } | null> {
+    const snapshot = await this.pool.run("readDomainByName", this.pointer(), name, xmlFlags);
+    if (snapshot === null) return null;
+    const state = { state: snapshot.state, reason: snapshot.reason } as DomainStateInfo;
+    return { domain: new Domain(this, snapshot.domain), state, xml: snapshot.xml };
   }
 
   /** The domain called `name`, or null when there is none. */

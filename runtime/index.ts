@@ -145,6 +145,12 @@ export {
   type ResourceKind,
 } from "./objects/resource-kind.js";
 export {
+  type ProgramOptions,
+  type ProgramResult,
+  ProgramRunner,
+  ProgramStartError,
+} from "./programs/program-runner.js";
+export {
   isQuantity,
   QUANTITY_PATTERN,
   Quantity,

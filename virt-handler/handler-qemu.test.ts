@@ -6,7 +6,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { Connection, type ConsoleStream, DomainState } from "../libvirt/index.js";
+import { Connection, type ConsoleStream, DomainState, DomainXMLFlags } from "../libvirt/index.js";
 import { ensureTestGuest, type TestGuest } from "../test/guest/ensure-test-guest.js";
 import { TEST_GUEST_BANNER } from "../test/guest/guest-console.js";
 import { ConsoleTranscript } from "../test/libvirt/testing/console-transcript.js";
@@ -131,6 +131,11 @@ describe("virt-handler on qemu:///system with the test guest", { timeout: 180_00
     const bannerAfter = performance.now() - createdAt;
     t.diagnostic(`created → Running ${Math.round(runningAfter)} ms, → banner ${Math.round(bannerAfter)} ms`);
     assert.ok(existsSync(join(stateDir, uid)), "the VM's files are in its directory");
+    // Started with a boost (cpu-weight.ts), running with its launcher pod's weight: this pod asks
+    // for no CPU, and the kubelet's weight for that is 2; live and in the persistent definition.
+    const shares = (xml: string) => /<cputune>\s*<shares>(\d+)<\/shares>/.exec(xml)?.[1];
+    assert.equal(shares(domain.xml()), "2", "the live weight");
+    assert.equal(shares(domain.xml(DomainXMLFlags.Inactive)), "2", "the persistent weight");
     // The guest's agent connects with the banner: once the handler reported it, the VMI is complete
     // (the restarted handler below must find nothing to write).
     await eventually(

@@ -54,7 +54,7 @@ export interface NodeAgentOptions {
   simulatedPodCidr?: string;
   log: Logger;
   clock?: Clock;
-  /** Pods synced at once (default 4). */
+  /** Pods synced at once (default 16: the kubelet syncs every pod on its own worker, so a burst of pod starts overlaps). */
   workers?: number;
   /** Crash-loop back-off (default kubelet's: 10 s doubling to 5 min). */
   restartBackOff?: Partial<BackOffPolicy>;
@@ -148,7 +148,7 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
     reconciler: nodePods,
     pods,
     nodes,
-    workers: options.workers ?? 4,
+    workers: options.workers ?? 16,
   });
   enqueue = (key, delayMs) => (delayMs ? controller.enqueueAfter(key, delayMs) : controller.enqueue(key));
   const adopted = adoptWhenSynced(manager, pods, nodePods);

@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { ProgramRunner } from "../../runtime/index.js";
 
 const NETNS_DIR = "/run/netns";
 
@@ -17,18 +17,19 @@ export class NftCommandError extends Error {
  * Runs `nft -f -` with `script` on standard input, in the named network namespace (one of
  * `ip netns`'s, under /run/netns) or, without one, in the node's own.
  */
-export function applyNftScript(script: string, netns?: string): Promise<void> {
+export async function applyNftScript(script: string, netns?: string): Promise<void> {
   const [program, ...args] = netns
     ? ["nsenter", `--net=${NETNS_DIR}/${netns}`, "--", "nft", "-f", "-"]
     : ["nft", "-f", "-"];
-  return new Promise((resolve, reject) => {
-    const child = execFile(program ?? "nft", args, { timeout: 10_000 }, (error, _stdout, stderr) => {
-      if (error) reject(new NftCommandError(netns ? `netns ${netns}` : "the node", stderr, error));
-      else resolve();
+  const where = netns ? `netns ${netns}` : "the node";
+  // From the process's program runner: a fork of the dev cluster itself costs far more.
+  const result = await ProgramRunner.shared()
+    .run(program ?? "nft", args, { input: script, timeoutMs: 10_000, env: process.env })
+    .catch((error: unknown) => {
+      throw new NftCommandError(where, "", error);
     });
-    // nft (or nsenter, when the namespace went meanwhile) may exit before reading the script: the
-    // failure is reported by the exit above, not by the pipe.
-    child.stdin?.on("error", () => {});
-    child.stdin?.end(script);
-  });
+  if (result.code !== 0) {
+    const why = result.timedOut ? "timed out after 10 s" : `exit ${result.signal ?? result.code}`;
+    throw new NftCommandError(where, result.stderr.toString(), new Error(why));
+  }
 }

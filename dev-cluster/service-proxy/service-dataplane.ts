@@ -39,7 +39,12 @@ export class ServiceDataplane {
   /** What was applied where: the ruleset's hash per namespace ("" is the node's). */
   readonly #applied = new Map<string, string>();
   #rules: readonly ServicePortRule[] = [];
-  #queue: Promise<void> = Promise.resolve();
+  /**
+   * Work in order per key: each namespace's ("" the node's), and "sync" for whole syncs. A new
+   * pod's namespace waits only for work on itself, not for every other pod's: a burst of pod
+   * starts programmed its namespaces one after the other.
+   */
+  readonly #queues = new Map<string, Promise<void>>();
 
   constructor(options: ServiceDataplaneOptions) {
     this.#options = options;
@@ -49,20 +54,22 @@ export class ServiceDataplane {
   /** Takes the current rules and brings every namespace of the node up to them. */
   sync(rules: readonly ServicePortRule[]): Promise<void> {
     this.#rules = rules;
-    return this.#serially(async () => {
-      await this.#ensureNodeRoute();
-      await this.#applyIfChanged(undefined);
+    return this.#inOrder(SYNC, async () => {
+      await this.#inOrder(NODE, async () => {
+        await this.#ensureNodeRoute();
+        await this.#applyIfChanged(undefined);
+      });
       const present = await this.#podNamespaces();
       for (const netns of present) {
         try {
-          await this.#applyIfChanged(netns);
+          await this.#inOrder(netns, () => this.#applyIfChanged(netns));
         } catch (error) {
           // A pod that ends meanwhile takes its namespace along; the next sync forgets it.
           this.#options.log.warn({ err: error, netns }, "cannot program a pod's Service rules");
         }
       }
       for (const known of this.#applied.keys()) {
-        if (known !== "" && !present.includes(known)) this.#applied.delete(known);
+        if (known !== NODE && !present.includes(known)) this.#applied.delete(known);
       }
     });
   }
@@ -71,16 +78,18 @@ export class ServiceDataplane {
   prepare(netns: string): Promise<void> {
     // A namespace of this name may have existed before (a pod's network made again): apply anew.
     this.#applied.delete(netns);
-    return this.#serially(() => this.#applyIfChanged(netns));
+    return this.#inOrder(netns, () => this.#applyIfChanged(netns));
   }
 
   /** Removes the node's table and route; the pods' go with their namespaces. */
   async close(): Promise<void> {
-    await this.#serially(async () => {
-      await applyNftScript(`table ip ${this.#nodeTable} {}\ndelete table ip ${this.#nodeTable}\n`);
-      await runIp(["route", "del", this.#options.serviceCidr, "dev", this.#options.bridge]).catch(() => {});
-      this.#applied.clear();
-    });
+    await this.#inOrder(SYNC, () =>
+      this.#inOrder(NODE, async () => {
+        await applyNftScript(`table ip ${this.#nodeTable} {}\ndelete table ip ${this.#nodeTable}\n`);
+        await runIp(["route", "del", this.#options.serviceCidr, "dev", this.#options.bridge]).catch(() => {});
+        this.#applied.clear();
+      }),
+    );
   }
 
   async #applyIfChanged(netns: string | undefined): Promise<void> {
@@ -127,9 +136,17 @@ export class ServiceDataplane {
     return names.filter((name) => name.startsWith(prefix));
   }
 
-  #serially(work: () => Promise<void>): Promise<void> {
-    const next = this.#queue.then(work);
-    this.#queue = next.catch(() => {});
+  #inOrder(key: string, work: () => Promise<void>): Promise<void> {
+    const next = (this.#queues.get(key) ?? Promise.resolve()).then(work);
+    const settled = next.catch(() => {});
+    this.#queues.set(key, settled);
+    void settled.then(() => {
+      if (this.#queues.get(key) === settled) this.#queues.delete(key);
+    });
     return next;
   }
 }
+
+/** The queue keys of whole syncs and of the node's own namespace (pods' are their names). */
+const SYNC = "sync:";
+const NODE = "";

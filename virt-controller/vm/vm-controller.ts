@@ -45,7 +45,8 @@ export function addVmController(manager: Manager, options: VmControllerOptions):
   });
   const controller = manager.controller({
     name: "vm",
-    workers: options.workers ?? 3,
+    // As many as KubeVirt's VMI controller threads (10): a burst of creations is reconciled side by side.
+    workers: options.workers ?? 10,
     reconcile: (request) => reconciler.reconcile(request),
   });
   controller.watch(vms);

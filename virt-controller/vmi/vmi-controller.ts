@@ -50,7 +50,8 @@ export function addVmiController(manager: Manager, options: VmiControllerOptions
   });
   const controller = manager.controller({
     name: "vmi",
-    workers: options.workers ?? 3,
+    // As many as KubeVirt's VMI controller threads (10): a burst of creations is reconciled side by side.
+    workers: options.workers ?? 10,
     reconcile: (request) => reconciler.reconcile(request),
   });
   controller.watch(vmis);

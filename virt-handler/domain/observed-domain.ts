@@ -48,32 +48,58 @@ export function observeDomainByName(
   return observed;
 }
 
-/** Reads a domain; undefined (the handle left to the caller) when it vanished meanwhile. */
-export function observeHandle(handle: Domain, factory: VmiDomainFactory): ObservedDomain | undefined {
+/**
+ * The domain called `name`, read on libvirt's worker threads (lookup, state and XML are RPCs that
+ * wait for a busy daemon: on the main thread every other reconcile would wait too); undefined
+ * when there is none, or it vanished while we looked.
+ */
+export async function readObservedDomain(
+  connection: Connection,
+  name: string,
+  factory: VmiDomainFactory,
+): Promise<ObservedDomain | undefined> {
   try {
-    const state = handle.state();
-    const definition = readDefinition(handle);
-    return {
-      handle,
-      name: handle.name,
-      identity: definition === undefined ? undefined : factory.identify(definition),
-      node: definition === undefined ? undefined : taggedNode(definition),
-      facts: {
-        state: state.state,
-        reason: state.reason,
-        interfaces: interfacesOf(definition),
-        agent: { connected: agentChannelConnected(definition) },
-      },
-      definition,
-    };
+    const read = await connection.readDomainByName(name);
+    return read === null ? undefined : observed(read.domain, read.state, read.xml, factory);
   } catch (error) {
     if (LibvirtError.is(error, ErrorCode.NoDomain)) return undefined;
     throw error;
   }
 }
 
-function readDefinition(handle: Domain): DomainDefinition | undefined {
-  const xml = handle.xml();
+/** Reads a domain; undefined (the handle left to the caller) when it vanished meanwhile. */
+export function observeHandle(handle: Domain, factory: VmiDomainFactory): ObservedDomain | undefined {
+  try {
+    return observed(handle, handle.state(), handle.xml(), factory);
+  } catch (error) {
+    if (LibvirtError.is(error, ErrorCode.NoDomain)) return undefined;
+    throw error;
+  }
+}
+
+function observed(
+  handle: Domain,
+  state: { state: DomainState; reason: number },
+  xml: string,
+  factory: VmiDomainFactory,
+): ObservedDomain {
+  const definition = definitionOf(xml);
+  return {
+    handle,
+    name: handle.name,
+    identity: definition === undefined ? undefined : factory.identify(definition),
+    node: definition === undefined ? undefined : taggedNode(definition),
+    facts: {
+      state: state.state,
+      reason: state.reason,
+      interfaces: interfacesOf(definition),
+      agent: { connected: agentChannelConnected(definition) },
+    },
+    definition,
+  };
+}
+
+function definitionOf(xml: string): DomainDefinition | undefined {
   try {
     return domainFromXml(xml);
   } catch {

@@ -11,6 +11,7 @@ import { domainFromXml } from "../../libvirt/domain-xml/index.js";
 import {
   type Connection,
   type Domain,
+  DomainState,
   GuestInfoTypes,
   InterfaceAddressSource,
   ListDomainsFlags,
@@ -96,14 +97,18 @@ export class GuestAgentMonitor implements Runnable, GuestAgentReports {
 
   /** One domain, by name: its report now, or none when it is gone or its agent is not connected. */
   async #look(name: string): Promise<void> {
-    const domain = this.#deps.connection.connected ? this.#deps.connection.findDomainByName(name) : null;
+    const { connection } = this.#deps;
+    const read = connection.connected ? await connection.readDomainByName(name).catch(() => null) : null;
     try {
-      if (domain?.isActive() && this.#agentConnected(domain)) this.#store(name, await this.#report(domain));
+      const active =
+        read !== null && read.state.state !== DomainState.Shutoff && read.state.state !== DomainState.Crashed;
+      if (read !== null && active && this.#agentConnectedIn(read.xml))
+        this.#store(name, await this.#report(read.domain));
       else this.#store(name, undefined);
     } catch (err) {
       this.#deps.log.debug({ err, domain: name }, "a domain vanished or its agent did not answer");
     } finally {
-      domain?.free();
+      read?.domain.free();
     }
   }
 
@@ -129,8 +134,12 @@ export class GuestAgentMonitor implements Runnable, GuestAgentReports {
   }
 
   #agentConnected(domain: Domain): boolean {
+    return this.#agentConnectedIn(domain.xml());
+  }
+
+  #agentConnectedIn(xml: string): boolean {
     try {
-      return agentChannelConnected(domainFromXml(domain.xml()));
+      return agentChannelConnected(domainFromXml(xml));
     } catch {
       return false; // not a definition our model reads: not one of ours
     }

@@ -69,6 +69,9 @@ export class PodNetworkSetup {
         ? []
         : [["link", "add", POD_BRIDGE, "type", "bridge"]]),
       ["link", "set", POD_BRIDGE, "address", BRIDGE_MAC, "mtu", String(mtu)],
+      // The VM network is IPv4 (KubeVirt's masquerade subnet): no IPv6 link-local address, and
+      // no duplicate address detection or router solicitation, on the bridge and the tap.
+      ["link", "set", POD_BRIDGE, "addrgenmode", "none"],
       ["addr", "replace", `${gateway}/${prefixLength}`, "dev", POD_BRIDGE],
       ["link", "set", POD_BRIDGE, "up"],
     ]);
@@ -196,6 +199,7 @@ export class PodNetworkSetup {
     }
     await this.#inPodBatch(netns, [
       ...(renamed ? [] : [["link", "set", "dev", tap, "name", POD_TAP]]),
+      ["link", "set", "dev", POD_TAP, "addrgenmode", "none"],
       ["link", "set", "dev", POD_TAP, "master", POD_BRIDGE, "mtu", String(mtu), "up"],
     ]);
     const temporary = `${dhcpConfigPath}.tmp`;

@@ -1,11 +1,10 @@
 // Running the host tools that make VM files (qemu-img, xorriso/genisoimage). They are looked up, never
 // installed: virt-handler's pod may have no route out, and a node's packages are its admin's to choose
 // (npm run setup-host, or the virt-handler image). A missing one is a HostToolMissingError.
-import { spawn } from "node:child_process";
 import { constants } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import { delimiter, join } from "node:path";
-import { traceProgram } from "../../runtime/index.js";
+import { ProgramRunner, ProgramStartError, traceProgram } from "../../runtime/index.js";
 
 /** A command that could not be started or exited unsuccessfully; `stderr`'s last lines are in the message. */
 export class CommandError extends Error {
@@ -46,39 +45,36 @@ export class HostToolMissingError extends Error {
   }
 }
 
-/** Runs a command (no shell) and resolves with its stdout; rejects with a CommandError if it fails. */
-export function runCommand(
+/**
+ * Runs a command (no shell) and resolves with its stdout; rejects with a CommandError if it fails.
+ * It is spawned by the process's ProgramRunner (a small helper: a fork of virt-handler itself
+ * would copy its page tables for every program).
+ */
+export async function runCommand(
   command: string,
   args: readonly string[],
   options: CommandOptions = {},
 ): Promise<string> {
   const commandLine = [command, ...args].join(" ");
   const ended = traceProgram(command, args);
-  return new Promise<string>((resolve, reject) => {
-    const child = spawn(command, args, {
-      env: options.env ?? process.env,
-      stdio: ["pipe", "pipe", "pipe"],
+  let result: Awaited<ReturnType<ProgramRunner["run"]>>;
+  try {
+    result = await ProgramRunner.shared().run(command, args, {
+      ...(options.input === undefined ? {} : { input: options.input }),
+      env: options.env ?? process.env, // the component's now, as a spawn of its own would take
     });
-    // Closed at once when there is no input: the command reads end of file, as from "ignore".
-    child.stdin.on("error", () => {}); // a command that exits without reading it
-    child.stdin.end(options.input);
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
-    child.on("error", (error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") return reject(new HostToolMissingError([command], { cause: error }));
-      reject(
-        new CommandError(`cannot run ${command}: ${error.message}`, commandLine, null, { cause: error }),
-      );
-    });
-    child.on("close", (code, signal) => {
-      if (code === 0) return resolve(Buffer.concat(stdout).toString());
-      const how = signal ? `was killed by ${signal}` : `exited with ${code}`;
-      const detail = Buffer.concat(stderr).toString().trim().split("\n").slice(-5).join("\n");
-      reject(new CommandError(`${commandLine} ${how}${detail ? `: ${detail}` : ""}`, commandLine, code));
-    });
-  }).finally(ended);
+  } catch (error) {
+    if (error instanceof ProgramStartError && error.code === "ENOENT")
+      throw new HostToolMissingError([command], { cause: error });
+    const message = error instanceof Error ? error.message : String(error);
+    throw new CommandError(`cannot run ${command}: ${message}`, commandLine, null, { cause: error });
+  } finally {
+    ended();
+  }
+  if (result.code === 0) return result.stdout.toString();
+  const how = result.signal ? `was killed by ${result.signal}` : `exited with ${result.code}`;
+  const detail = result.stderr.toString().trim().split("\n").slice(-5).join("\n");
+  throw new CommandError(`${commandLine} ${how}${detail ? `: ${detail}` : ""}`, commandLine, result.code);
 }
 
 /** The executable file's path on PATH, or undefined (looked up without spawning a shell). */

@@ -17,7 +17,7 @@ import {
   type SharedInformer,
 } from "../../runtime/index.js";
 import type { DomainLifecycle } from "../domain/domain-lifecycle.js";
-import { type DomainFacts, type ObservedDomain, observeDomainByName } from "../domain/observed-domain.js";
+import { type DomainFacts, type ObservedDomain, readObservedDomain } from "../domain/observed-domain.js";
 import { type VmiDomainFactory, VmiImagePullError, VmiStartError } from "../domain/vmi-domain-factory.js";
 import type { GuestAgentReports } from "../guest-agent/agent-facts.js";
 import type { Vmi } from "../kinds.js";
@@ -79,7 +79,7 @@ export class VmiReconciler {
     const domainName = this.#deps.factory.domainName({
       metadata: { name: request.name, ...(request.namespace ? { namespace: request.namespace } : {}) },
     });
-    const held: { observed: ObservedDomain | undefined } = { observed: this.#observe(domainName) };
+    const held: { observed: ObservedDomain | undefined } = { observed: await this.#observe(domainName) };
     try {
       const stale = held.observed;
       if (stale !== undefined && stale.identity?.uid !== vmi?.metadata?.uid) {
@@ -106,7 +106,7 @@ export class VmiReconciler {
         const outcome = await this.#execute(decision, vmi, held.observed, request);
         if (!outcome.again) return outcome.result;
         held.observed?.handle.free();
-        held.observed = this.#observe(domainName);
+        held.observed = await this.#observe(domainName);
       }
       throw new Error(`the VMI's domain kept changing: gave up after ${MAX_STEPS} steps`);
     } finally {
@@ -115,9 +115,9 @@ export class VmiReconciler {
   }
 
   /** The domain called `domainName` if this node's handler defined it; others' domains are left alone. */
-  #observe(domainName: string): ObservedDomain | undefined {
+  async #observe(domainName: string): Promise<ObservedDomain | undefined> {
     const { connection, factory, nodeName } = this.#deps;
-    const observed = observeDomainByName(connection, domainName, factory);
+    const observed = await readObservedDomain(connection, domainName, factory);
     if (observed === undefined) return undefined;
     if (observed.identity !== undefined && observed.node === nodeName) return observed;
     observed.handle.free();

@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { ProgramRunner, traceProgram } from "../../../runtime/index.js";
 
 /** An `ip` (iproute2) command that failed, with what it said. */
 export class IpCommandError extends Error {
@@ -13,15 +13,30 @@ export class IpCommandError extends Error {
   }
 }
 
-/** Runs `ip ...` and resolves with its standard output; `input` is written to its stdin. */
-export function runIp(args: readonly string[], input?: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = execFile("ip", args, { timeout: 10_000 }, (error, stdout, stderr) => {
-      if (error) reject(new IpCommandError(input === undefined ? args : [...args, input], stderr, error));
-      else resolve(stdout);
+/**
+ * Runs `ip ...` and resolves with its standard output; `input` is written to its stdin. It is
+ * spawned by the process's ProgramRunner: a fork of the dev cluster itself costs far more.
+ */
+export async function runIp(args: readonly string[], input?: string): Promise<string> {
+  const ended = traceProgram("ip", args);
+  const shown = input === undefined ? args : [...args, input];
+  try {
+    const result = await ProgramRunner.shared().run("ip", args, {
+      timeoutMs: 10_000,
+      env: process.env,
+      ...(input === undefined ? {} : { input }),
     });
-    child.stdin?.end(input);
-  });
+    if (result.code !== 0) {
+      const why = result.timedOut ? "timed out after 10 s" : `exit ${result.signal ?? result.code}`;
+      throw new IpCommandError(shown, result.stderr.toString(), new Error(why));
+    }
+    return result.stdout.toString();
+  } catch (error) {
+    if (error instanceof IpCommandError) throw error;
+    throw new IpCommandError(shown, "", error);
+  } finally {
+    ended();
+  }
 }
 
 /**

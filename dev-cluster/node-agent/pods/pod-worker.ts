@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import type { Logger } from "pino";
-import { type Frozen, isConflict, isNotFound, sleep, wireTime } from "../../../runtime/index.js";
+import { type Frozen, isConflict, isNotFound, StepTrace, sleep, wireTime } from "../../../runtime/index.js";
 import { VolumeError } from "../containers/pod-volumes.js";
 import type { CachedPod, Container, PodIdentity } from "../kinds.js";
 import { containerLogPath, podLogDir } from "../logs/log-paths.js";
@@ -43,6 +43,8 @@ export class PodWorker {
   readonly #sandbox: PodSandbox;
   readonly #running = new Map<string, RunningContainer>();
   readonly #log: Logger;
+  /** Containers this worker started, for the start trace's log line. */
+  #startedContainers = 0;
   #pod: CachedPod;
   #volumeError: string | undefined;
   readonly #status: PodStatusWriter;
@@ -112,10 +114,16 @@ export class PodWorker {
     this.#pod = pod;
     if (pod.metadata?.deletionTimestamp) return this.#syncDeletion(pod);
     const timers: number[] = [];
-    if (!this.#isFinished(pod)) await this.#startWhatIsDue(pod, timers);
+    // Where a pod's start spends its time (its sandbox, each container, the status write),
+    // logged when a container started: the density benchmark reads it back.
+    const trace = new StepTrace();
+    const startedBefore = this.#startedContainers;
+    if (!this.#isFinished(pod)) await this.#startWhatIsDue(pod, timers, trace);
     if (this.#isFinished(pod) && this.#running.size === 0 && this.#sandbox.network)
       await this.#sandbox.teardown();
-    await this.#writeStatus(pod, false);
+    await trace.step("status", () => this.#writeStatus(pod, false));
+    if (this.#startedContainers > startedBefore)
+      this.#log.info({ startTrace: trace.record() }, "containers started");
     return timers.length > 0 ? { requeueAfterMs: Math.max(10, Math.min(...timers)) } : {};
   }
 
@@ -151,10 +159,10 @@ export class PodWorker {
     return (reported === "Succeeded" || reported === "Failed") && this.#running.size === 0;
   }
 
-  async #startWhatIsDue(pod: CachedPod, timers: number[]): Promise<void> {
+  async #startWhatIsDue(pod: CachedPod, timers: number[], trace: StepTrace): Promise<void> {
     let network: Awaited<ReturnType<PodSandbox["ensure"]>>;
     try {
-      network = await this.#sandbox.ensure(pod, this.#deps.sources);
+      network = await trace.step("sandbox", () => this.#sandbox.ensure(pod, this.#deps.sources));
       this.#volumeError = undefined;
     } catch (error) {
       if (!(error instanceof VolumeError)) throw error;
@@ -171,12 +179,15 @@ export class PodWorker {
       if (this.#running.has(init.name)) return;
       const record = this.#containerRecord(init, true);
       if (record.terminated?.exitCode === 0) continue;
-      await this.#startIfDue(pod, init, record, true, network, timers);
+      await trace.step(`init ${init.name}`, () => this.#startIfDue(pod, init, record, true, network, timers));
       return;
     }
     for (const container of pod.spec?.containers ?? []) {
       if (this.#running.has(container.name)) continue;
-      await this.#startIfDue(pod, container, this.#containerRecord(container, false), false, network, timers);
+      const record = this.#containerRecord(container, false);
+      await trace.step(`container ${container.name}`, () =>
+        this.#startIfDue(pod, container, record, false, network, timers),
+      );
     }
   }
 
@@ -213,6 +224,7 @@ export class PodWorker {
     for (const event of startEvents(outcome, container, record)) this.#event(...event);
     switch (outcome.kind) {
       case "started":
+        this.#startedContainers += 1;
         this.#watch(record, outcome.process, outcome.config);
         return;
       case "image-missing":

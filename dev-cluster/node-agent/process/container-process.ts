@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { accessSync, closeSync, constants, openSync, readFileSync, statSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
-import type { Clock } from "../../../runtime/index.js";
+import { type Clock, traceProgram } from "../../../runtime/index.js";
 import { isSameProcessAlive, readProcStat } from "./proc-stat.js";
 
 /** How a container process ended. */
@@ -92,10 +92,11 @@ export async function launchContainerProcess(spec: LaunchSpec, clock: Clock): Pr
       resolveExit({ exitCode: code ?? 128 + signalNumber(signal), finishedAt: clock.now(), known: true }),
     );
   });
+  const spawned = traceProgram(program, args);
   await new Promise<void>((resolveSpawn, rejectSpawn) => {
     child.once("spawn", resolveSpawn);
     child.once("error", (error) => rejectSpawn(new StartError(`cannot start ${program}`, { cause: error })));
-  });
+  }).finally(spawned);
   child.unref();
   if (pid === undefined || !stat) throw new StartError(`${program} ended before it could be recorded`);
   // Once reaped, the pid (and group id) may be reused: never signal after the exit was seen.

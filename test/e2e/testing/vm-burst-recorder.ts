@@ -6,7 +6,14 @@
 
 import { LABELS } from "../../../api/index.js";
 import type { KubeClient, KubeObject, ResourceKind } from "../../../runtime/index.js";
-import { LAUNCHER_SELECTOR, type Pod, podKind, type VirtualMachineInstance, vmiKind } from "./kinds.js";
+import {
+  LAUNCHER_SELECTOR,
+  type Pod,
+  podKind,
+  type VirtualMachineInstance,
+  vmiKind,
+  vmKind,
+} from "./kinds.js";
 
 export interface LauncherPodRecord {
   readonly uid: string;
@@ -44,6 +51,8 @@ export class VmBurstRecorder {
   /** By VMI name. */
   readonly vmis = new Map<string, VmiRecord>();
   readonly launcherPodUids = new Set<string>();
+  /** When each VM's ADDED event arrived (epoch ms), by name: the API server and its webhooks stored it. */
+  readonly vmAddedAt = new Map<string, number>();
   /** Why the burst cannot complete, if something said so: a watch ended, or a pod fits no node. */
   failure: Error | undefined;
   readonly #abort = new AbortController();
@@ -62,7 +71,11 @@ export class VmBurstRecorder {
     const podWatch = await recorder.#watch(client, podKind, namespace, LAUNCHER_SELECTOR, (type, pod) =>
       recorder.#onPod(type, pod),
     );
-    for (const watch of [vmiWatch, podWatch]) {
+    const vmWatch = await recorder.#watch(client, vmKind, namespace, undefined, (type, vm) => {
+      const name = vm.metadata?.name ?? "";
+      if (type === "ADDED" && !recorder.vmAddedAt.has(name)) recorder.vmAddedAt.set(name, Date.now());
+    });
+    for (const watch of [vmiWatch, podWatch, vmWatch]) {
       recorder.#watches.push(
         watch.done.catch((error: unknown) => {
           recorder.failure ??= error instanceof Error ? error : new Error(String(error));
