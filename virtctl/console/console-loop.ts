@@ -51,7 +51,7 @@ export async function runConsoleLoop(options: ConsoleLoopOptions): Promise<numbe
   });
   let vmi = await waitUntilRunning(options, "connect");
   while (vmi) {
-    const socket = await connect(options);
+    const socket = await connect(options, state.connectedBefore);
     if (!socket) {
       // The VMI stopped running between the check and the connection: wait for it again.
       await delayUnless(1000, options.input.escaped);
@@ -117,6 +117,7 @@ function vmChange(
 ): string | undefined {
   if (!now) return "has no VMI";
   if (now.metadata?.uid !== connected.metadata?.uid) return "restarted";
+  if (now.metadata?.deletionTimestamp) return "is stopping";
   if (now.status?.phase !== "Running") return `is ${now.status?.phase ?? "not running"}`;
   return undefined;
 }
@@ -152,14 +153,19 @@ async function waitUntilRunning(
   }
 }
 
-/** The console WebSocket, or undefined when virt-api says the VMI is not running (yet, or any more). */
-async function connect(options: ConsoleLoopOptions) {
+/**
+ * The console WebSocket, or undefined when virt-api says the VMI is not running (yet, or any
+ * more). On a reconnect, a VMI that is gone (404) is a VM between two VMIs (a restart whose old
+ * VMI went after virtctl last looked): waited for like one that does not run.
+ */
+async function connect(options: ConsoleLoopOptions, reconnecting: boolean) {
   const { api, name } = options;
   try {
     return await openVmiStream(api, name, "console");
   } catch (error) {
     const notRunning = error instanceof ApiError && (error.code === 400 || error.code === 409);
     if (notRunning && /not running|failed status/i.test(error.message)) return undefined;
+    if (reconnecting && error instanceof ApiError && error.code === 404) return undefined;
     throw await explainFailure(api, error, {
       action: `cannot connect to the console of ${name}`,
       resource: "virtualmachineinstances",

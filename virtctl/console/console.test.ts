@@ -25,7 +25,7 @@ describe("virtctl console and vnc", () => {
 
   before(async () => {
     cluster = await startVirtctlCluster();
-    for (const name of ["pipe-vm", "pty-vm", "vnc-vm", "takeover-vm", "restart-vm"]) {
+    for (const name of ["pipe-vm", "pty-vm", "vnc-vm", "takeover-vm", "restart-vm", "stopping-vm"]) {
       await createVm(cluster.fixture.client, name, "Always");
       await createVmi(cluster.fixture.client, name, "Running");
     }
@@ -91,6 +91,29 @@ describe("virtctl console and vnc", () => {
     );
     child.stdin.write("still here\r");
     await stdout.waitFor("still here\r");
+    child.stdin.write(ESCAPE);
+    assert.deepEqual(await exitOf(child), { code: 0, signal: null });
+  });
+
+  test("a console that closes while its VMI is being deleted waits for the VM's next VMI", async () => {
+    const { handler, client } = cluster.fixture;
+    const vmis = client.resource(vmiKind);
+    const ref = { namespace: TEST_NAMESPACE, name: "stopping-vm" };
+    const firstSide = handler.nextStream();
+    const { child, stderr } = consoleOnPipes("stopping-vm", ["--timeout", "1"]);
+    const first = await firstSide;
+    await stderr.waitFor(connected("stopping-vm"));
+    // A restart as virtctl can meet it: the old VMI still Running, but already being deleted.
+    await vmis.mergePatch(ref, { metadata: { finalizers: ["test.kubevirt.io/hold"] } });
+    await vmis.delete(ref);
+    first.socket.close(1000, "the domain stopped");
+    await stderr.waitFor(/The console closed: VM stopping-vm is stopping; waiting up to 1 min/);
+    const secondSide = handler.nextStream();
+    await vmis.mergePatch(ref, { metadata: { finalizers: null } });
+    await createVmi(client, "stopping-vm", "Running");
+    const second = await secondSide;
+    echo(second);
+    await stderr.waitFor("Reconnected to stopping-vm console.");
     child.stdin.write(ESCAPE);
     assert.deepEqual(await exitOf(child), { code: 0, signal: null });
   });
