@@ -28,15 +28,6 @@ export interface Breakdown {
   readonly incomplete: readonly string[];
 }
 
-const HANDLER_STEPS = [
-  "volumes",
-  "network-prepare",
-  "define",
-  "start",
-  "network-attach",
-  "cpu-weight",
-] as const;
-
 export interface BreakdownInputs {
   readonly vmis: ReadonlyMap<string, VmiRecord>;
   /** When each VM's create request left (epoch ms, by name). */
@@ -105,10 +96,7 @@ export function breakdownOf(inputs: BreakdownInputs): Breakdown {
     );
     add("pod running → VMI handed to the node", "virt-controller (VMI)", scheduled - pod.runningAt);
     add("handed over → virt-handler starts it", "virt-handler (queue, cache)", trace.startedAt - scheduled);
-    for (const step of HANDLER_STEPS) {
-      const traced = trace.steps.find((entry) => entry.step === step);
-      add(`virt-handler: ${step}`, "virt-handler", traced?.ms ?? 0);
-    }
+    for (const step of trace.steps) add(`virt-handler: ${step.step}`, "virt-handler", step.ms);
     add("started → Running written", "virt-handler (status)", start.runningWrittenAt - startEnd);
     // The log line follows the write's answer, which may come after the watch event: about 0.
     add("Running written (logged) → seen", "API server → watch", vmi.runningSeenAt - start.runningWrittenAt);

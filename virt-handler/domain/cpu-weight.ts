@@ -20,18 +20,21 @@ const SHARES_PER_CPU = 1024;
 
 /** The kubelet's cpu.shares for a CPU request (MilliCPUToShares): 1024 a CPU, at least 2. */
 export function cpuSharesOf(request: string | number | undefined): number {
-  const millicores = request === undefined ? 0 : (Quantity.tryParse(request)?.milliValue() ?? 0);
-  const shares = Math.floor((millicores * SHARES_PER_CPU) / 1000);
-  return Math.min(MAX_SHARES, Math.max(MIN_SHARES, shares));
+  return sharesOfMillicores(millicoresOf(request));
 }
 
 /** The weight of the VM whose launcher pod is `pod`: the sum of its containers' CPU requests. */
 export function launcherCpuShares(pod: Frozen<Pod> | undefined): number | undefined {
   if (pod === undefined) return undefined;
-  let millicores = 0;
-  for (const container of pod.spec?.containers ?? []) {
-    const cpu = container.resources?.requests?.cpu;
-    millicores += cpu === undefined ? 0 : (Quantity.tryParse(cpu)?.milliValue() ?? 0);
-  }
-  return cpuSharesOf(`${millicores}m`);
+  const containers = pod.spec?.containers ?? [];
+  return sharesOfMillicores(containers.reduce((sum, c) => sum + millicoresOf(c.resources?.requests?.cpu), 0));
+}
+
+function millicoresOf(request: string | number | undefined): number {
+  return request === undefined ? 0 : (Quantity.tryParse(request)?.milliValue() ?? 0);
+}
+
+function sharesOfMillicores(millicores: number): number {
+  const shares = Math.floor((millicores * SHARES_PER_CPU) / 1000);
+  return Math.min(MAX_SHARES, Math.max(MIN_SHARES, shares));
 }
