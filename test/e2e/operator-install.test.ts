@@ -213,17 +213,18 @@ describe("virt-operator installs, repairs, updates and removes kubevirt-ts", { t
     await kubectl.ok(["-n", "kubevirt", "delete", "deployment", "virt-controller", "--wait=false"]);
     await kubectl.ok(["-n", "kubevirt", "delete", "daemonset", "virt-handler", "--wait=false"]);
     for (const pid of componentPids(node, "virt-operator")) process.kill(pid, "SIGKILL");
+    const managedNames = async () =>
+      (await kubectl.ok(["get", "deployments,daemonsets", "-n", "kubevirt", "-l", MANAGED, "-o", "name"]))
+        .trim()
+        .split("\n")
+        .sort();
+    // The CR may still say Available from before the kill: wait for the workloads to be back
+    // (or the deadline), then for Available, then count them.
+    await pollUntil("the operator to recreate virt-controller and virt-handler", async () =>
+      (await managedNames()).length >= 3 ? true : undefined,
+    ).catch(() => undefined);
     await availableAgain("Available after the operators restarted");
-    const names = await kubectl.ok([
-      "get",
-      "deployments,daemonsets",
-      "-n",
-      "kubevirt",
-      "-l",
-      MANAGED,
-      "-o",
-      "name",
-    ]);
+    const names = (await managedNames()).join("\n");
     assert.deepEqual(names.trim().split("\n").sort(), [
       "daemonset.apps/virt-handler",
       "deployment.apps/virt-api",
