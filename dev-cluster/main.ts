@@ -2,15 +2,20 @@
 import { writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { KubeConfig } from "@kubernetes/client-node";
 import { Command, InvalidArgumentError } from "commander";
 import type { Logger } from "pino";
-import { componentLogger } from "../runtime/index.js";
+import { componentLogger, KubeClient } from "../runtime/index.js";
 import { DeferredPodLogs } from "./apiserver/deferred-pod-logs.js";
 import { startDevApiServer } from "./apiserver/dev-api-server.js";
 import { clusterDnsIp, DEFAULT_SERVICE_CIDR } from "./apiserver/services/address-ranges.js";
 import { startClusterDns } from "./cluster-dns/cluster-dns.js";
 import { startWorkloadControllers } from "./controllers/workload-controllers.js";
+import {
+  installLocalPathStorage,
+  LOCAL_PATH_PROVISIONER_IMAGE_KEY,
+} from "./local-path-provisioner/install-objects.js";
 import { startApiForwarder } from "./node-agent/network/api-forwarder.js";
 import { nodeBridgeAddress, startNodeAgent } from "./node-agent/node-agent.js";
 import { readMachineFacts } from "./nodes/machine.js";
@@ -55,6 +60,16 @@ interface UpOptions {
 
 /** The images the dev cluster runs without being told: the VM launcher's pause-like container. */
 const DEFAULT_IMAGE_MAP = { images: { "virt-launcher": { command: ["sleep", "infinity"] } } };
+
+/**
+ * The cluster's own add-ons, which the node runs whatever image map it is given (the map may
+ * still override them): the local-path provisioner is this build's program.
+ */
+const BUILT_IN_IMAGES = {
+  [LOCAL_PATH_PROVISIONER_IMAGE_KEY]: {
+    command: [process.execPath, fileURLToPath(new URL("./local-path-provisioner/main.js", import.meta.url))],
+  },
+};
 
 interface Stoppable {
   name: string;
@@ -131,6 +146,7 @@ async function up(options: UpOptions, log: Logger): Promise<Stoppable[]> {
       nodeName: options.nodeName,
       dataDir: join(dataDir, "node-agent"),
       imageMapPath,
+      builtInImages: BUILT_IN_IMAGES,
       podNetwork: { bridgeName: options.bridgeName, cidr: options.podCidr },
       apiServer: { host: "127.0.0.1", port: server.port, caCertPem: server.caCertPem },
       simulatedNodes: nodes.nodeNames.filter((name) => name !== options.nodeName),
@@ -178,6 +194,11 @@ async function up(options: UpOptions, log: Logger): Promise<Stoppable[]> {
     } else {
       log.warn("pods share the node's network: no Service dataplane and no cluster DNS");
     }
+    await installStorage(
+      kubeConfig,
+      { baseDir: join(dataDir, "local-path"), nodeName: options.nodeName },
+      log,
+    );
     log.info(
       { url: server.url, kubeconfig: kubeconfigPath, nodes: nodes.nodeNames, registry: registry?.address },
       "dev cluster is up",
@@ -192,6 +213,26 @@ async function up(options: UpOptions, log: Logger): Promise<Stoppable[]> {
   } catch (error) {
     await stopAll(started, log);
     throw error;
+  }
+}
+
+/**
+ * The default StorageClass and the local-path provisioner's objects, at every start. A failure is
+ * reported, never fatal: the cluster is useful without persistent volumes, and the provisioner
+ * itself is a pod that starts (or fails) on its own, so `up` never waits for it.
+ */
+async function installStorage(
+  kubeConfig: KubeConfig,
+  settings: { baseDir: string; nodeName: string },
+  log: Logger,
+): Promise<void> {
+  const client = KubeClient.fromKubeConfig(kubeConfig, { fieldManager: "dev-cluster" });
+  try {
+    await installLocalPathStorage(client, settings);
+  } catch (error) {
+    log.warn({ err: error }, "cannot install the local-path storage class and provisioner");
+  } finally {
+    client.close();
   }
 }
 

@@ -121,7 +121,15 @@ export {
   setCondition,
   setConditions,
 } from "./objects/conditions.js";
-export { type Namespace, namespaceKind, nodeKind, podKind } from "./objects/core-kinds.js";
+export {
+  type Namespace,
+  namespaceKind,
+  nodeKind,
+  persistentVolumeClaimKind,
+  persistentVolumeKind,
+  podKind,
+  storageClassKind,
+} from "./objects/core-kinds.js";
 export { jsonEqual } from "./objects/json-equality.js";
 export {
   deepFreeze,

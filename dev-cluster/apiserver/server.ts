@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
+import { withStorageAdmission } from "./admission/storage-admission.js";
 import { createWebhookAdmission } from "./admission/webhook-admission.js";
 import {
   type AggregationLayer,
@@ -86,10 +87,15 @@ export interface RunningApiServer {
 
 const SERVICES = storageResource({ group: "", plural: "services" });
 
-/** The built-in types, with cluster IP and node port allocation added to Services, and the access reviews. */
-function resourceTypes(allocator: ServiceAllocator): ResourceType[] {
+/**
+ * The built-in types, with cluster IP and node port allocation added to Services, the storage
+ * admission plugins to PVCs and PVs, and the access reviews.
+ */
+function resourceTypes(allocator: ServiceAllocator, store: ObjectStore): ResourceType[] {
   const builtin = builtinResourceTypes().map((type) =>
-    type.group === "" && type.plural === "services" ? withServiceAllocation(type, allocator) : type,
+    type.group === "" && type.plural === "services"
+      ? withServiceAllocation(type, allocator)
+      : withStorageAdmission(type, store),
   );
   return [...builtin, ...authorizationResourceTypes()];
 }
@@ -111,7 +117,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
     path: options.storagePath,
     ...(options.historySize ? { historySize: options.historySize } : {}),
   });
-  const registry = new ResourceRegistry(resourceTypes(allocator));
+  const registry = new ResourceRegistry(resourceTypes(allocator, store));
   const service = new ObjectService({ store, registry, now: options.now ?? (() => new Date()) });
   const tokens = new ServiceAccountTokens(service, options.serviceAccountTokens);
   const rbacObjects = new RbacObjects(store);

@@ -6,8 +6,11 @@ import type { IDaemonSet } from "kubernetes-models/apps/v1/DaemonSet";
 import type { IDeployment } from "kubernetes-models/apps/v1/Deployment";
 import type { IReplicaSet } from "kubernetes-models/apps/v1/ReplicaSet";
 import type { IEndpointSlice } from "kubernetes-models/discovery.k8s.io/v1/EndpointSlice";
+import type { IStorageClass } from "kubernetes-models/storage.k8s.io/v1/StorageClass";
 import type { IEndpoints } from "kubernetes-models/v1/Endpoints";
 import type { INode } from "kubernetes-models/v1/Node";
+import type { IPersistentVolume } from "kubernetes-models/v1/PersistentVolume";
+import type { IPersistentVolumeClaim } from "kubernetes-models/v1/PersistentVolumeClaim";
 import type { IPod } from "kubernetes-models/v1/Pod";
 import type { IPodTemplateSpec } from "kubernetes-models/v1/PodTemplateSpec";
 import type { IService } from "kubernetes-models/v1/Service";
@@ -15,7 +18,7 @@ import type { IServiceAccount } from "kubernetes-models/v1/ServiceAccount";
 import { defineKind, type Namespace } from "../../runtime/index.js";
 
 // The core kinds are declared once, in the runtime.
-export { namespaceKind, nodeKind, podKind } from "../../runtime/index.js";
+export { namespaceKind, nodeKind, persistentVolumeClaimKind, podKind } from "../../runtime/index.js";
 
 export type Deployment = IDeployment;
 export type ReplicaSet = IReplicaSet;
@@ -27,6 +30,9 @@ export type Service = IService;
 export type Endpoints = IEndpoints;
 export type EndpointSlice = IEndpointSlice;
 export type ServiceAccount = IServiceAccount;
+export type PersistentVolume = IPersistentVolume;
+export type PersistentVolumeClaim = IPersistentVolumeClaim;
+export type StorageClass = IStorageClass;
 export type { Namespace };
 
 const apps = { group: "apps", version: "v1", namespaced: true } as const;
@@ -60,3 +66,6 @@ export const serviceAccountKind = defineKind<ServiceAccount>({
   plural: "serviceaccounts",
   namespaced: true,
 });
+
+// The storage kinds are declared once, in the runtime.
+export { persistentVolumeKind, storageClassKind } from "../../runtime/index.js";

@@ -7,6 +7,12 @@ import { addDaemonSetController } from "./daemon-set/daemon-set-controller.js";
 import { addDeploymentController } from "./deployment/deployment-controller.js";
 import { addEndpointSliceController } from "./endpoints/endpoint-slice-controller.js";
 import { addEndpointsController } from "./endpoints/endpoints-controller.js";
+import {
+  addClaimBinderController,
+  addClaimProtectionController,
+  addVolumeBinderController,
+  addVolumeProtectionController,
+} from "./persistent-volume/persistent-volume-controller.js";
 import { addReplicaSetController } from "./replica-set/replica-set-controller.js";
 import { addDefaultServiceAccountController } from "./service-account/default-service-account-controller.js";
 
@@ -17,7 +23,11 @@ export type WorkloadControllerName =
   | "daemonset"
   | "endpoints"
   | "endpointslice"
-  | "serviceaccount";
+  | "serviceaccount"
+  | "persistentvolume-claims"
+  | "persistentvolume-volumes"
+  | "pvc-protection"
+  | "pv-protection";
 
 /** Workers per controller, as kube-controller-manager's --concurrent-* defaults. */
 export const defaultWorkers: Readonly<Record<WorkloadControllerName, number>> = {
@@ -27,6 +37,11 @@ export const defaultWorkers: Readonly<Record<WorkloadControllerName, number>> = 
   endpoints: 5,
   endpointslice: 5,
   serviceaccount: 1,
+  // kube runs the binder's two loops and the protection controllers with one worker each.
+  "persistentvolume-claims": 1,
+  "persistentvolume-volumes": 1,
+  "pvc-protection": 1,
+  "pv-protection": 1,
 };
 
 const adders: Readonly<
@@ -38,6 +53,10 @@ const adders: Readonly<
   endpoints: addEndpointsController,
   endpointslice: addEndpointSliceController,
   serviceaccount: addDefaultServiceAccountController,
+  "persistentvolume-claims": addClaimBinderController,
+  "persistentvolume-volumes": addVolumeBinderController,
+  "pvc-protection": addClaimProtectionController,
+  "pv-protection": addVolumeProtectionController,
 };
 
 export interface WorkloadControllerOptions {

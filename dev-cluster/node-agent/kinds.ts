@@ -7,6 +7,8 @@ import type { IContainer } from "kubernetes-models/v1/Container";
 import type { IContainerState } from "kubernetes-models/v1/ContainerState";
 import type { IContainerStatus } from "kubernetes-models/v1/ContainerStatus";
 import type { INode } from "kubernetes-models/v1/Node";
+import type { IPersistentVolume } from "kubernetes-models/v1/PersistentVolume";
+import type { IPersistentVolumeClaim } from "kubernetes-models/v1/PersistentVolumeClaim";
 import type { IPod } from "kubernetes-models/v1/Pod";
 import type { IPodCondition } from "kubernetes-models/v1/PodCondition";
 import type { IPodStatus } from "kubernetes-models/v1/PodStatus";
@@ -16,7 +18,7 @@ import type { IVolume } from "kubernetes-models/v1/Volume";
 import { defineKind, type Frozen } from "../../runtime/index.js";
 
 // The core kinds are declared once, in the runtime.
-export { nodeKind, podKind } from "../../runtime/index.js";
+export { nodeKind, persistentVolumeClaimKind, podKind } from "../../runtime/index.js";
 
 export type Pod = IPod;
 export type PodStatus = IPodStatus;
@@ -29,6 +31,8 @@ export type Volume = IVolume;
 export type Node = INode;
 export type ConfigMap = IConfigMap;
 export type Secret = ISecret;
+export type PersistentVolumeClaim = IPersistentVolumeClaim;
+export type PersistentVolume = IPersistentVolume;
 
 /** A pod as the informer cache hands it out. */
 export type CachedPod = Frozen<Pod>;
@@ -46,6 +50,13 @@ export const secretKind = defineKind<Secret>({
   kind: "Secret",
   plural: "secrets",
   namespaced: true,
+});
+
+export const persistentVolumeKind = defineKind<PersistentVolume>({
+  ...core,
+  kind: "PersistentVolume",
+  plural: "persistentvolumes",
+  namespaced: false,
 });
 
 /** Identity of a pod as the agent tracks it: uid first, since names are reused. */

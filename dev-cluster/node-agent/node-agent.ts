@@ -14,7 +14,17 @@ import {
 } from "../../runtime/index.js";
 import type { PodLogSource } from "../apiserver/pod-logs.js";
 import type { ConfigSources } from "./containers/container-config.js";
-import { configMapKind, type Node, nodeKind, type Pod, podKind, secretKind } from "./kinds.js";
+import type { ImageProgram } from "./containers/image-map.js";
+import {
+  configMapKind,
+  type Node,
+  nodeKind,
+  type Pod,
+  persistentVolumeClaimKind,
+  persistentVolumeKind,
+  podKind,
+  secretKind,
+} from "./kinds.js";
 import { ContainerLogSource } from "./logs/container-log-source.js";
 import { type ApiForwarder, startApiForwarder } from "./network/api-forwarder.js";
 import { createPodNetwork, type PodNetworkOptions } from "./network/create-pod-network.js";
@@ -39,6 +49,8 @@ export interface NodeAgentOptions {
   dataDir: string;
   /** The image map file (see README): read on every container start. */
   imageMapPath: string;
+  /** Images the node runs without the map file saying so (the cluster's add-ons); the file's entries win. */
+  builtInImages?: Readonly<Record<string, ImageProgram>>;
   podNetwork: PodNetworkOptions;
   /** kubelet's --cluster-dns and --cluster-domain; absent: pods read the node's resolv.conf. */
   clusterDns?: ClusterDnsSettings;
@@ -115,10 +127,11 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
     ...(options.preparePodNetwork ? { preparePodNetwork: options.preparePodNetwork } : {}),
     logsRoot,
     imageMapPath: resolve(options.imageMapPath),
+    builtInImages: options.builtInImages ?? {},
     apiEndpoint,
     caCertPem: options.apiServer.caCertPem,
     tokens: new TokenRequester(manager.client.transport, log),
-    sources: configSources(manager),
+    sources: configSources(manager, nodes, options.nodeName),
     pods: podClient,
     events: new EventRecorder({
       events: manager.client.resource(eventKind),
@@ -207,7 +220,7 @@ async function forwardApiServer(
   }
 }
 
-function configSources(manager: Manager): ConfigSources {
+function configSources(manager: Manager, nodes: SharedInformer<Node>, nodeName: string): ConfigSources {
   const orUndefined = async <T>(read: Promise<T>): Promise<T | undefined> => {
     try {
       return await read;
@@ -220,6 +233,11 @@ function configSources(manager: Manager): ConfigSources {
     configMap: (namespace, name) =>
       orUndefined(manager.client.resource(configMapKind).get({ namespace, name })),
     secret: (namespace, name) => orUndefined(manager.client.resource(secretKind).get({ namespace, name })),
+    persistentVolumeClaim: (namespace, name) =>
+      orUndefined(manager.client.resource(persistentVolumeClaimKind).get({ namespace, name })),
+    persistentVolume: (name) => orUndefined(manager.client.resource(persistentVolumeKind).get({ name })),
+    // The informer's copy: the node agent watches its Node anyway, and labels change rarely.
+    node: async () => nodes.get(nodeName),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Frozen } from "../../runtime/index.js";
-import type { Node, Pod } from "./kinds.js";
+import type { Node, PersistentVolumeClaim, Pod, StorageClass } from "./kinds.js";
 import { isTerminal } from "./scheduling-cache.js";
+import { podClaimRefs } from "./volumes/claim-helpers.js";
 
 function schedulingView(node: Frozen<Node>): string {
   return JSON.stringify([
@@ -27,4 +28,18 @@ export function podChangeFreesResources(previous: Frozen<Pod>, current: Frozen<P
 
 export function podCountedOnNode(pod: Frozen<Pod>): boolean {
   return Boolean(pod.spec?.nodeName) && !isTerminal(pod);
+}
+
+/** VolumeBinding's hint for claims: a claim (added, changed) matters to the pods that name it. */
+export function podUsesClaim(pod: Frozen<Pod>, claim: Frozen<PersistentVolumeClaim>): boolean {
+  if (pod.metadata?.namespace !== claim.metadata?.namespace) return false;
+  return podClaimRefs(pod).some((ref) => ref.name === claim.metadata?.name);
+}
+
+/** VolumeBinding's hint for classes: a new class, or new allowedTopologies, may let a claim be provisioned. */
+export function storageClassChangeMayHelp(
+  previous: Frozen<StorageClass>,
+  current: Frozen<StorageClass>,
+): boolean {
+  return JSON.stringify(previous.allowedTopologies ?? []) !== JSON.stringify(current.allowedTopologies ?? []);
 }

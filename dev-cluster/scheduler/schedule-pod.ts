@@ -9,17 +9,35 @@ import {
 import { nodeResourcesFit } from "./filters/node-resources-fit.js";
 import { nodeUnschedulable } from "./filters/node-unschedulable.js";
 import { taintToleration } from "./filters/taint-toleration.js";
+import { volumeBinding } from "./filters/volume-binding.js";
 import { fitErrorMessage, NO_NODES_AVAILABLE } from "./fit-error.js";
 import type { Pod } from "./kinds.js";
 import { leastAllocatedScore } from "./least-allocated.js";
 import type { NodeInfo } from "./node-info.js";
 import type { PodRequest } from "./resources/pod-requests.js";
+import { findPodVolumes, type PodVolumesOnNode } from "./volumes/find-pod-volumes.js";
+import { podVolumeClaims, type VolumeLookup } from "./volumes/pod-volume-claims.js";
 
 /** kube-scheduler's default filter order; a node fails at its first failing filter. */
-const filters: readonly Filter[] = [nodeUnschedulable, taintToleration, nodeAffinity, nodeResourcesFit];
+const filters: readonly Filter[] = [
+  nodeUnschedulable,
+  taintToleration,
+  nodeAffinity,
+  nodeResourcesFit,
+  volumeBinding,
+];
+
+/** A cluster without storage objects: a pod naming a claim finds none. */
+export const noStorage: VolumeLookup = {
+  claim: () => undefined,
+  volume: () => undefined,
+  volumes: () => [],
+  storageClass: () => undefined,
+};
 
 export type Placement =
-  | { readonly kind: "fits"; readonly nodeName: string }
+  /** `volumes`: what the pod's claims need on that node (VolumeBinding's state for Reserve). */
+  | { readonly kind: "fits"; readonly nodeName: string; readonly volumes: PodVolumesOnNode }
   | { readonly kind: "unschedulable"; readonly message: string };
 
 function runFilters(pod: PodContext, node: NodeInfo): FilterFailure | undefined {
@@ -31,17 +49,23 @@ function runFilters(pod: PodContext, node: NodeInfo): FilterFailure | undefined 
 }
 
 /**
- * One scheduling cycle over a snapshot of the nodes: PreFilter (node-name pins), Filter, then the
- * LeastAllocated score; the highest score wins, ties go to the first node by name. Synchronous, so
- * the caller can assume the result before anything else reads the cache.
+ * One scheduling cycle over a snapshot of the nodes: PreFilter (node-name pins, the pod's claims),
+ * Filter, then the LeastAllocated score; the highest score wins, ties go to the first node by
+ * name. Synchronous, so the caller can assume the result before anything else reads the cache.
  */
-export function schedulePod(pod: Frozen<Pod>, request: PodRequest, nodes: readonly NodeInfo[]): Placement {
+export function schedulePod(
+  pod: Frozen<Pod>,
+  request: PodRequest,
+  nodes: readonly NodeInfo[],
+  storage: VolumeLookup = noStorage,
+): Placement {
   if (nodes.length === 0) return { kind: "unschedulable", message: NO_NODES_AVAILABLE };
   const context: PodContext = {
     pod,
     request,
     tolerations: pod.spec?.tolerations ?? [],
     affinity: requiredNodeAffinity(pod),
+    volumes: { claims: podVolumeClaims(pod, storage), lookup: storage },
   };
   const diagnosisBase = { numAllNodes: nodes.length, preemptionPolicy: pod.spec?.preemptionPolicy };
   const pinned = candidateNodeNames(context.affinity);
@@ -52,6 +76,13 @@ export function schedulePod(pod: Frozen<Pod>, request: PodRequest, nodes: readon
       preFilterMessage: REASON_AFFINITY_CONFLICT,
     });
     return { kind: "unschedulable", message };
+  }
+  if (context.volumes.claims.kind === "rejected") {
+    const preFilterMessage = context.volumes.claims.message;
+    return {
+      kind: "unschedulable",
+      message: fitErrorMessage({ ...diagnosisBase, failures: [], preFilterMessage }),
+    };
   }
   const candidates = pinned ? nodes.filter((node) => pinned.has(node.name)) : nodes;
   const failures: FilterFailure[] = [];
@@ -65,7 +96,10 @@ export function schedulePod(pod: Frozen<Pod>, request: PodRequest, nodes: readon
     const score = leastAllocatedScore(request, node);
     if (!best || score > best.score) best = { node, score };
   }
-  if (best) return { kind: "fits", nodeName: best.node.name };
+  if (best) {
+    const volumes = findPodVolumes(context.volumes.claims, best.node, storage);
+    return { kind: "fits", nodeName: best.node.name, volumes };
+  }
   const absentCount = nodes.length - candidates.length;
   const absent = { count: absentCount, reason: "node(s) didn't satisfy plugin(s) [NodeAffinity]" };
   return { kind: "unschedulable", message: fitErrorMessage({ ...diagnosisBase, failures, absent }) };

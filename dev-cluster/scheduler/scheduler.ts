@@ -16,6 +16,8 @@ export interface SchedulerOptions {
    * (default 5 min, kube-scheduler's podMaxInUnschedulablePodsDuration).
    */
   unschedulableRetryMs?: number;
+  /** How long a pod waits for its claims to be bound before its cycle fails (default 10 min, as kube). */
+  volumeBindTimeoutMs?: number;
 }
 
 export interface RunningScheduler {
@@ -49,6 +51,7 @@ export class Scheduler {
       clock,
       parallelism: options.parallelism ?? 16,
       unschedulableRetryMs: options.unschedulableRetryMs ?? 5 * 60_000,
+      volumeBindTimeoutMs: options.volumeBindTimeoutMs ?? 10 * 60_000,
     });
   }
 

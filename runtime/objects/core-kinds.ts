@@ -1,10 +1,14 @@
 /**
- * core/v1 kinds many controllers read or write, in their wire JSON form. Pod and Node come from
+ * core/v1 kinds many controllers read or write, in their wire JSON form. Pod, Node and the storage kinds come from
  * kubernetes-models (types only: nothing of it loads at run time); a Namespace is hardly more than
  * its metadata. Kinds the runtime uses itself sit beside their user with a narrower type (Event,
  * Lease, Secret).
  */
+
+import type { IStorageClass } from "kubernetes-models/storage.k8s.io/v1/StorageClass";
 import type { INode } from "kubernetes-models/v1/Node";
+import type { IPersistentVolume } from "kubernetes-models/v1/PersistentVolume";
+import type { IPersistentVolumeClaim } from "kubernetes-models/v1/PersistentVolumeClaim";
 import type { IPod } from "kubernetes-models/v1/Pod";
 import type { KubeObject } from "./kube-object.js";
 import { defineKind } from "./resource-kind.js";
@@ -35,5 +39,29 @@ export const namespaceKind = defineKind<Namespace>({
   version: "v1",
   kind: "Namespace",
   plural: "namespaces",
+  namespaced: false,
+});
+
+export const persistentVolumeClaimKind = defineKind<IPersistentVolumeClaim>({
+  group: "",
+  version: "v1",
+  kind: "PersistentVolumeClaim",
+  plural: "persistentvolumeclaims",
+  namespaced: true,
+});
+
+export const persistentVolumeKind = defineKind<IPersistentVolume>({
+  group: "",
+  version: "v1",
+  kind: "PersistentVolume",
+  plural: "persistentvolumes",
+  namespaced: false,
+});
+
+export const storageClassKind = defineKind<IStorageClass>({
+  group: "storage.k8s.io",
+  version: "v1",
+  kind: "StorageClass",
+  plural: "storageclasses",
   namespaced: false,
 });

@@ -167,8 +167,48 @@ const adminRules: RuleSpec[] = [
 ];
 
 /**
+ * kube's `system:node`: what a kubelet reads and reports. Kube grants PVCs and PVs `get` only and
+ * lets its Node authorizer (which this server does not have) cover the rest; the node agent lists
+ * and watches them, so here they are readable in full.
+ */
+const nodeRules: RuleSpec[] = [
+  of("authentication.k8s.io", ["create"], "tokenreviews"),
+  of("authorization.k8s.io", ["create"], "subjectaccessreviews", "localsubjectaccessreviews"),
+  core(READ, "services"),
+  core(["create", "get", "list", "watch", "update", "patch"], "nodes"),
+  core(["update", "patch"], "nodes/status"),
+  core(["create", "update", "patch"], "events"),
+  core([...READ, "create", "delete"], "pods"),
+  core(["update", "patch"], "pods/status"),
+  core(["create"], "pods/eviction"),
+  core(READ, "secrets", "configmaps"),
+  core(READ, "persistentvolumeclaims", "persistentvolumes"),
+  core(["get", "update", "patch"], "persistentvolumeclaims/status"),
+  core(["get"], "endpoints"),
+  of("coordination.k8s.io", ["get", "create", "update", "patch", "delete"], "leases"),
+  of("storage.k8s.io", ["get"], "volumeattachments"),
+  core(["create"], "serviceaccounts/token"),
+];
+
+/** kube's roles for external provisioners and for the scheduler's volume binding. */
+const provisionerRules: RuleSpec[] = [
+  core([...READ, "create", "delete"], "persistentvolumes"),
+  core([...READ, "update"], "persistentvolumeclaims"),
+  of("storage.k8s.io", READ, "storageclasses"),
+  core(["watch"], "events"),
+  core(["create", "update", "patch"], "events"),
+  of("events.k8s.io", ["create", "update", "patch"], "events"),
+];
+const volumeSchedulerRules: RuleSpec[] = [
+  core([...READ, "update", "patch"], "persistentvolumes"),
+  of("storage.k8s.io", READ, "storageclasses"),
+  core([...READ, "update", "patch"], "persistentvolumeclaims"),
+];
+
+/**
  * The ClusterRoles kube-apiserver bootstraps that this server needs: the superuser role, what
- * every user may do to learn about the server and themselves, the user-facing aggregated
+ * every user may do to learn about the server and themselves, the node's and the storage roles,
+ * the user-facing aggregated
  * roles with their upstream base rules, and the delegation role extension API servers bind.
  */
 export function bootstrapClusterRoles(): JsonObject[] {
@@ -217,6 +257,9 @@ export function bootstrapClusterRoles(): JsonObject[] {
       of("authentication.k8s.io", ["create"], "tokenreviews"),
       of("authorization.k8s.io", ["create"], "subjectaccessreviews"),
     ]),
+    clusterRole("system:node", nodeRules),
+    clusterRole("system:persistent-volume-provisioner", provisionerRules),
+    clusterRole("system:volume-scheduler", volumeSchedulerRules),
     clusterRole("admin", [], { aggregateFrom: AGGREGATE_TO("admin") }),
     clusterRole("edit", [], {
       labels: { [AGGREGATE_TO("admin")]: "true" },
@@ -239,5 +282,7 @@ export function bootstrapClusterRoleBindings(): JsonObject[] {
     clusterRoleBinding("system:basic-user", ["system:authenticated"]),
     clusterRoleBinding("system:public-info-viewer", ["system:authenticated", "system:unauthenticated"]),
     clusterRoleBinding("system:service-account-issuer-discovery", ["system:serviceaccounts"]),
+    // Kube leaves this binding empty for its Node authorizer; without one, the group gets the role.
+    clusterRoleBinding("system:node", ["system:nodes"]),
   ];
 }

@@ -3,6 +3,7 @@ import { appsKinds } from "./apps-kinds.js";
 import { resourceTypeOf } from "./builtin-kind.js";
 import { clusterKinds } from "./cluster-kinds.js";
 import { coreKinds } from "./core-kinds.js";
+import { storageKinds } from "./storage-kinds.js";
 
 /**
  * The built-in resources this API server serves, described as Kubernetes 1.32 serves them
@@ -10,5 +11,5 @@ import { coreKinds } from "./core-kinds.js";
  * pruning, field selectors, `kubectl get` tables, merge semantics and OpenAPI schemas.
  */
 export function builtinResourceTypes(): ResourceType[] {
-  return [...coreKinds, ...appsKinds, ...clusterKinds].map(resourceTypeOf);
+  return [...coreKinds, ...storageKinds, ...appsKinds, ...clusterKinds].map(resourceTypeOf);
 }

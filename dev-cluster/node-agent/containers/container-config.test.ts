@@ -31,6 +31,9 @@ function context(container: Container, overrides: Partial<ContainerContext> = {}
       configMap: async (_namespace, name) =>
         (name === "settings" ? { data: { level: "debug" } } : undefined) as never,
       secret: async () => undefined,
+      persistentVolumeClaim: async () => undefined,
+      persistentVolume: async () => undefined,
+      node: async () => undefined,
     },
     ...overrides,
   };

@@ -1,15 +1,30 @@
 import type { Frozen } from "../../../runtime/index.js";
-import type { CachedPod, ConfigMap, Container, Secret } from "../kinds.js";
+import type {
+  CachedPod,
+  ConfigMap,
+  Container,
+  Node,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Secret,
+} from "../kinds.js";
 import type { PodNetworkAttachment } from "../network/pod-network.js";
 import { serviceAccountMountPath } from "./container-root.js";
 import { expandVariables } from "./env-expansion.js";
 import { ContainerConfigError, fieldRefValue } from "./field-ref.js";
 import type { ResolvedImage } from "./image-map.js";
 
-/** Reads the ConfigMaps and Secrets that env and volumes refer to (undefined: not found). */
+/**
+ * Reads the objects that env and volumes refer to (undefined: not found): ConfigMaps, Secrets,
+ * the claims of persistentVolumeClaim volumes and their PVs, and the agent's own Node (whose
+ * labels a PV's node affinity is checked against).
+ */
 export interface ConfigSources {
   configMap(namespace: string, name: string): Promise<Frozen<ConfigMap> | undefined>;
   secret(namespace: string, name: string): Promise<Frozen<Secret> | undefined>;
+  persistentVolumeClaim(namespace: string, name: string): Promise<Frozen<PersistentVolumeClaim> | undefined>;
+  persistentVolume(name: string): Promise<Frozen<PersistentVolume> | undefined>;
+  node(): Promise<Frozen<Node> | undefined>;
 }
 
 export interface ContainerContext {

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, test } from "node:test";
-import { type ImageProgram, resolveImage } from "./image-map.js";
+import { type ImageProgram, loadNodeImages, resolveImage } from "./image-map.js";
 
 const map = new Map<string, ImageProgram>([
   ["virt-launcher", { command: ["sleep", "infinity"] }],
@@ -28,5 +31,25 @@ describe("image map", () => {
     const first = resolveImage(map, "virt-launcher:dev")?.imageID;
     assert.match(first ?? "", /^kubevirt-ts\.local\/virt-launcher@sha256:[0-9a-f]{64}$/);
     assert.equal(resolveImage(map, "virt-launcher:other")?.imageID, first);
+  });
+
+  test("the node's built-in images are there whatever the file says, and the file may override them", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "kubevirt-ts-image-map-"));
+    try {
+      const path = join(dir, "images.json");
+      writeFileSync(path, JSON.stringify({ images: { "virt-launcher": { command: ["sh"] } } }));
+      const builtIn = {
+        "local-path-provisioner": { command: ["node", "main.js"] },
+        "virt-launcher": { command: ["x"] },
+      };
+      const images = await loadNodeImages(path, builtIn);
+      assert.deepEqual(resolveImage(images, "kubevirt-ts.io/local-path-provisioner:dev")?.program.command, [
+        "node",
+        "main.js",
+      ]);
+      assert.deepEqual(images.get("virt-launcher")?.command, ["sh"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

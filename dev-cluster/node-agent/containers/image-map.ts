@@ -66,6 +66,17 @@ export function resolveImage(
   return { key, program, imageID: `kubevirt-ts.local/${key}@sha256:${digest}` };
 }
 
+/**
+ * The node's images: the map file's, over the built-in ones the agent was started with (the
+ * cluster's own add-ons), so that a file may still override one of them.
+ */
+export async function loadNodeImages(
+  path: string,
+  builtIn: Readonly<Record<string, ImageProgram>>,
+): Promise<Map<string, ImageProgram>> {
+  return new Map([...Object.entries(builtIn), ...(await loadImageMap(path))]);
+}
+
 function parseProgram(key: string, entry: unknown, path: string): ImageProgram {
   const where = `the image map ${path}, image "${key}"`;
   if (typeof entry !== "object" || entry === null) throw new Error(`${where}: not an object`);

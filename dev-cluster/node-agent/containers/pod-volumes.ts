@@ -3,20 +3,19 @@ import { dirname, join } from "node:path";
 import type { Clock, Frozen } from "../../../runtime/index.js";
 import type { CachedPod, Volume } from "../kinds.js";
 import type { PodNetworkAttachment } from "../network/pod-network.js";
+import { mountClaimedVolume, resolveClaimedVolumes } from "./claim-volumes.js";
 import type { ConfigSources } from "./container-config.js";
 import { fieldRefValue } from "./field-ref.js";
 import { nodeHostPath } from "./host-path.js";
+import { CompleteVolumeError, VolumeError } from "./volume-error.js";
 import { invalidPayloadPath, writeVolumePayload } from "./volume-payload.js";
 
-/** A volume cannot be set up (kubelet's FailedMount): containers wait in ContainerCreating. */
-export class VolumeError extends Error {
-  override readonly name = "VolumeError";
-}
+export { VolumeError } from "./volume-error.js";
 
 export interface PreparedVolumes {
   /** Host path of every volume set up, by volume name. */
   paths: Map<string, string>;
-  /** Volumes of kinds the agent does not set up (persistentVolumeClaim, csi, ...). */
+  /** Volumes of kinds the agent does not set up (csi, ephemeral, ...). */
   unsupported: string[];
 }
 
@@ -37,14 +36,21 @@ export interface VolumeContext {
  * `pods/<uid>/volumes/kubernetes.io~<plugin>/<name>`; hostPath volumes are the host path itself
  * (under /var/lib/kubelet: the agent's own directory, host-path.ts). ConfigMap, Secret and
  * downward API volumes are written once per pod start (not kept in sync), with kubelet's
- * atomic-writer links (volume-payload.ts). A volume that cannot be set up fails with kubelet's
- * message, and the pod waits in ContainerCreating until a retry succeeds.
+ * atomic-writer links (volume-payload.ts); a persistentVolumeClaim volume is its bound PV
+ * (claim-volumes.ts), every claim resolved before anything is mounted, as kubelet's volume
+ * manager does. A volume that cannot be set up fails with kubelet's message, and the pod waits
+ * in ContainerCreating until a retry succeeds.
  */
 export async function preparePodVolumes(context: VolumeContext): Promise<PreparedVolumes> {
   const paths = new Map<string, string>();
   const unsupported: string[] = [];
+  const claimed = await resolveClaimedVolumes(context.pod, context.sources);
+  const node = claimed.size > 0 ? await context.sources.node() : undefined;
   for (const volume of context.pod.spec?.volumes ?? []) {
-    const path = await mountVolume(volume, context);
+    const pv = claimed.get(volume.name);
+    const path = pv
+      ? mountClaimedVolume(pv, { pod: context.pod, podDir: context.podDir, node, prepareHostPath })
+      : await mountVolume(volume, context);
     if (path === undefined) unsupported.push(volume.name);
     else paths.set(volume.name, path);
   }
@@ -55,7 +61,7 @@ async function mountVolume(volume: Frozen<Volume>, context: VolumeContext): Prom
   try {
     return await prepareVolume(volume, context);
   } catch (error) {
-    if (!(error instanceof VolumeError)) throw error;
+    if (!(error instanceof VolumeError) || error instanceof CompleteVolumeError) throw error;
     throw new VolumeError(`MountVolume.SetUp failed for volume "${volume.name}" : ${error.message}`, {
       cause: error,
     });

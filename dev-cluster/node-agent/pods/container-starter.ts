@@ -5,7 +5,7 @@ import { type Frozen, wireTime } from "../../../runtime/index.js";
 import { type ContainerConfig, resolveContainerConfig } from "../containers/container-config.js";
 import { buildContainerRoot } from "../containers/container-root.js";
 import { ContainerConfigError } from "../containers/field-ref.js";
-import { loadImageMap, type ResolvedImage, resolveImage } from "../containers/image-map.js";
+import { loadNodeImages, type ResolvedImage, resolveImage } from "../containers/image-map.js";
 import type { CachedPod, Container, PodIdentity } from "../kinds.js";
 import { containerLogPath } from "../logs/log-paths.js";
 import type { PodNetworkAttachment } from "../network/pod-network.js";
@@ -45,7 +45,10 @@ export interface StartRequest {
 export async function startContainer(request: StartRequest): Promise<StartOutcome> {
   const { deps, container, record } = request;
   const now = deps.clock.now();
-  const image = resolveImage(await loadImageMap(deps.imageMapPath), container.image ?? "");
+  const image = resolveImage(
+    await loadNodeImages(deps.imageMapPath, deps.builtInImages),
+    container.image ?? "",
+  );
   if (!image) {
     const attempts = (record.pull?.attempts ?? 0) + 1;
     const message = `image "${container.image ?? ""}" is not in the node agent's image map (${deps.imageMapPath})`;

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Clock, EventRecorder, ResourceClient } from "../../../runtime/index.js";
 import type { ConfigSources } from "../containers/container-config.js";
+import type { ImageProgram } from "../containers/image-map.js";
 import type { Pod } from "../kinds.js";
 import type { ClusterDnsSettings } from "../network/pod-dns.js";
 import type { PodNetwork } from "../network/pod-network.js";
@@ -21,6 +22,8 @@ export interface WorkerDeps {
   /** Root of `pods/<ns>_<name>_<uid>/<container>/<n>.log`. */
   logsRoot: string;
   imageMapPath: string;
+  /** Images the node has besides the map file's (which may override them). */
+  builtInImages: Readonly<Record<string, ImageProgram>>;
   /** Where pods reach the API server. */
   apiEndpoint: { host: string; port: number };
   caCertPem: string;

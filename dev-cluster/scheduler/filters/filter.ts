@@ -2,6 +2,7 @@ import type { Frozen } from "../../../runtime/index.js";
 import type { Pod, Toleration } from "../kinds.js";
 import type { NodeInfo } from "../node-info.js";
 import type { PodRequest } from "../resources/pod-requests.js";
+import type { PodVolumeClaims, VolumeLookup } from "../volumes/pod-volume-claims.js";
 import type { RequiredNodeAffinity } from "./node-affinity.js";
 
 /**
@@ -19,6 +20,13 @@ export interface PodContext {
   readonly request: PodRequest;
   readonly tolerations: readonly Frozen<Toleration>[];
   readonly affinity: RequiredNodeAffinity;
+  /** VolumeBinding's PreFilter result and the storage objects it reads. */
+  readonly volumes: PodVolumeContext;
+}
+
+export interface PodVolumeContext {
+  readonly claims: PodVolumeClaims;
+  readonly lookup: VolumeLookup;
 }
 
 export type Filter = (pod: PodContext, node: NodeInfo) => FilterFailure | undefined;

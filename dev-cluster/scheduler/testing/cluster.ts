@@ -6,7 +6,7 @@ import {
   type TestApiServer,
 } from "../../../test/harness/api-server-fixture.js";
 import { type RunningNodes, type SimulatedNodesOptions, startNodes } from "../../nodes/index.js";
-import { type RunningScheduler, startScheduler } from "../scheduler.js";
+import { type RunningScheduler, type SchedulerOptions, startScheduler } from "../scheduler.js";
 
 export const quietLog = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
 
@@ -14,7 +14,8 @@ export interface TestCluster {
   api: TestApiServer;
   scheduler: RunningScheduler | undefined;
   nodeAgents: RunningNodes[];
-  startScheduler(): Promise<RunningScheduler>;
+  /** `options`: the scheduler's timings (kubeConfig and log are the cluster's). */
+  startScheduler(options?: Partial<SchedulerOptions>): Promise<RunningScheduler>;
   addNodes(groups: SimulatedNodesOptions[]): Promise<void>;
   /** `kubectl create` of these objects; fails the test when kubectl does. */
   create(...objects: object[]): Promise<void>;
@@ -29,8 +30,8 @@ export async function startTestCluster(groups: SimulatedNodesOptions[]): Promise
     api,
     scheduler: undefined,
     nodeAgents: [],
-    async startScheduler() {
-      cluster.scheduler = await startScheduler({ kubeConfig: api.kubeConfig(), log: quietLog });
+    async startScheduler(options = {}) {
+      cluster.scheduler = await startScheduler({ ...options, kubeConfig: api.kubeConfig(), log: quietLog });
       return cluster.scheduler;
     },
     async addNodes(more) {
