@@ -109,6 +109,7 @@ export {
   type CloudInitKeyPropagation,
   propagatedKeySecrets,
 } from "./vmi/access-credential-volumes.js";
+export { CLAIM_VOLUMES_DIR, type ClaimVolume, claimVolumesOf } from "./vmi/claim-volumes.js";
 export {
   CLOUD_INIT_SECRET_REFERENCES,
   type CloudInitSecretReference,

@@ -92,6 +92,15 @@ export function writeCpuShares(domain: Pointer, shares: number, impact: Modifica
   );
 }
 
+/**
+ * Hands open files to libvirt under `name` (a disk's `<source fdgroup=...>`): the domain's QEMU gets
+ * them at its next start (or hotplug) instead of opening a path. The association lasts as long as this
+ * connection; libvirt duplicates the descriptors, so the caller may close its own afterwards.
+ */
+export function writeFdAssociation(domain: Pointer, name: string, fds: readonly number[]): void {
+  check("virDomainFDAssociate", native.domainFDAssociate(domain, name, fds.length, Int32Array.from(fds), 0));
+}
+
 export function readXml(domain: Pointer, flags: number): string {
   const pointer = native.domainGetXMLDesc(domain, flags);
   if (pointer === null) throw lastError("virDomainGetXMLDesc");

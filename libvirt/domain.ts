@@ -17,6 +17,7 @@ import {
   readXml,
   type SetMetadataOptions,
   writeCpuShares,
+  writeFdAssociation,
   writeMetadata,
 } from "./domain-queries.js";
 import { check, checkPointer } from "./errors.js";
@@ -162,6 +163,14 @@ export class Domain {
    */
   setCpuShares(shares: number, impact: ModificationImpact): void {
     writeCpuShares(this.#handle(), shares, impact);
+  }
+
+  /**
+   * Associates open files with the domain under `name`, for a disk whose source names that fd group:
+   * QEMU gets the files themselves and never opens the path (libvirt 9.0+, over a UNIX socket).
+   */
+  associateFds(name: string, fds: readonly number[]): void {
+    writeFdAssociation(this.#handle(), name, fds);
   }
 
   /** Guest IP addresses from DHCP leases, the guest agent or the host's ARP table (may take seconds). */

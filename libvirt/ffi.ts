@@ -236,6 +236,9 @@ export const native = {
     "int virDomainGetGuestInfo(virDomain *dom, unsigned int types, _Out_ void **params, _Out_ int *nparams, unsigned int flags)",
   ),
   typedParamsFree: d<[Pointer, Int], void>("void virTypedParamsFree(void *params, int nparams)"),
+  domainFDAssociate: d<[Pointer, string, Int, Int32Array, Int], Int>(
+    "int virDomainFDAssociate(virDomain *domain, const char *name, unsigned int nfds, int *fds, unsigned int flags)",
+  ),
   domainSetSchedulerParametersFlags: d<[Pointer, Buffer, Int, Int], Int>(
     "int virDomainSetSchedulerParametersFlags(virDomain *dom, void *params, int nparams, unsigned int flags)",
   ),

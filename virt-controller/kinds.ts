@@ -12,5 +12,5 @@ export {
   vmiKind,
   vmKind,
 } from "../api/index.js";
-export { podKind } from "../runtime/index.js";
+export { persistentVolumeClaimKind, podKind } from "../runtime/index.js";
 export type Pod = IPod;

@@ -10,7 +10,13 @@ import { join } from "node:path";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import type { Connection, ReconnectOptions } from "../libvirt/index.js";
-import { type Frozen, Manager, type ManagerExit } from "../runtime/index.js";
+import {
+  type Frozen,
+  isNotFound,
+  Manager,
+  type ManagerExit,
+  persistentVolumeClaimKind,
+} from "../runtime/index.js";
 import { CERTIFICATE_SECRETS } from "../runtime/tls/tls-material.js";
 import { ClusterConfig } from "./config/cluster-config.js";
 import type { ConsoleServer } from "./console-server/console-server.js";
@@ -158,7 +164,16 @@ function wire(
   const { nodeName, log } = options;
   const informers = watchNodeInformers(manager, nodeName);
   const podsDir = options.kubeletPodsDir ?? DEFAULT_KUBELET_PODS_DIR;
-  const podVolumes = new KubeletPodVolumes({ podsDir, pods: informers.pods });
+  const claims = manager.client.resource(persistentVolumeClaimKind);
+  const podVolumes = new KubeletPodVolumes({
+    podsDir,
+    pods: informers.pods,
+    claim: (namespace, name) =>
+      claims.get({ namespace, name }).catch((error: unknown) => {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      }),
+  });
   const launcherPod = (vmi: Frozen<Vmi>) =>
     launcherPodFor(vmi, informers.pods.byIndex(CREATED_BY_INDEX, vmi.metadata?.uid ?? ""));
   const podNetworks = new PodNetworks({

@@ -50,6 +50,11 @@ export interface Disk extends DeviceIdentity {
   driver?: DiskDriver;
   /** The file (type "file") or the block device (type "block"); a cdrom may have none (empty tray). */
   source?: string;
+  /**
+   * The files come from descriptors associated with the domain under this name (Domain.associateFds):
+   * QEMU gets them as they were opened, and `source` is only what libvirt shows.
+   */
+  sourceFdGroup?: string;
   target: { dev: string; bus?: DiskBus; tray?: "open" | "closed" };
   readonly?: boolean;
   shareable?: boolean;

@@ -45,7 +45,9 @@ function diskElement(disk: Disk): XmlElement {
         discard: driver.discard,
         error_policy: driver.errorPolicy,
       }),
-    disk.source === undefined ? undefined : xmlElement("source", { [sourceAttribute]: disk.source }),
+    disk.source === undefined
+      ? undefined
+      : xmlElement("source", { [sourceAttribute]: disk.source, fdgroup: disk.sourceFdGroup }),
     xmlElement("target", { dev: disk.target.dev, bus: disk.target.bus, tray: disk.target.tray }),
     disk.readonly ? xmlElement("readonly") : undefined,
     disk.shareable ? xmlElement("shareable") : undefined,

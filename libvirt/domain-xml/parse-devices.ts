@@ -122,6 +122,7 @@ function disk(reader: ElementReader): Disk | undefined {
         errorPolicy: driver.enumAttribute("error_policy", ERROR_POLICIES),
       }),
     source: reader.child("source")?.attribute(type === "block" ? "dev" : "file"),
+    sourceFdGroup: reader.child("source")?.attribute("fdgroup"),
     target: compact({
       dev: target.requiredAttribute("dev"),
       bus: target.enumAttribute("bus", DISK_BUSES),

@@ -11,6 +11,7 @@ const base: PrintableStatusInput = {
   startExpected: false,
   stopExpected: false,
   failures: 0,
+  unboundClaims: false,
 };
 
 const unschedulable = [
@@ -35,6 +36,11 @@ describe("printableStatus: KubeVirt's rules, first match wins", () => {
     ["ErrorUnschedulable", { vmi: cachedVmi("Scheduling", { conditions: unschedulable }) }],
     ["ErrImagePull", { vmi: cachedVmi("Scheduling", { conditions: pullError("ErrImagePull") }) }],
     ["ImagePullBackOff", { vmi: cachedVmi("Scheduling", { conditions: pullError("ImagePullBackOff") }) }],
+    ["ErrorPvcNotFound", { vmi: cachedVmi("Pending", { conditions: pullError("FailedPvcNotFound") }) }],
+    ["WaitingForVolumeBinding", { vmi: cachedVmi("Scheduling"), unboundClaims: true }],
+    ["WaitingForVolumeBinding", { startExpected: true, unboundClaims: true }],
+    ["Stopped", { unboundClaims: true }],
+    ["Running", { vmi: cachedVmi("Running"), unboundClaims: true }],
     ["CrashLoopBackOff", { failures: 2 }],
     ["CrashLoopBackOff", { failures: 1, vmi: cachedVmi("Failed") }],
     ["Starting", { failures: 1, startExpected: true }],

@@ -13,13 +13,15 @@ export interface PrintableStatusInput {
   stopExpected: boolean;
   /** startFailure.consecutiveFailCount after this reconcile. */
   failures: number;
+  /** Some claim the VM's disks live on exists but is not bound yet. */
+  unboundClaims: boolean;
 }
 
 type Rule = [PrintableStatus, (input: PrintableStatusInput) => boolean];
 
 /**
  * KubeVirt's rules, in its order: the first that holds wins, Unknown otherwise. Statuses for
- * features kubevirt-ts does not have (migration, data volumes, PVCs) never hold. An image pull
+ * features kubevirt-ts does not have (migration, data volumes) never hold. An image pull
  * failure (of the launcher pod's kubelet, or of virt-handler pulling a containerDisk) shows as the
  * VMI's Synchronized reason says: ErrImagePull after a failed attempt, ImagePullBackOff while waiting.
  */
@@ -32,12 +34,18 @@ const RULES: readonly Rule[] = [
   ],
   ["Paused", ({ vmi }) => vmi !== undefined && phaseOf(vmi) === "Running" && paused(vmi)],
   ["Running", ({ vmi }) => vmi !== undefined && phaseOf(vmi) === "Running" && !paused(vmi)],
+  ["ErrorPvcNotFound", ({ vmi }) => synchronizedFalse(vmi, "FailedPvcNotFound")],
   [
     "ErrorUnschedulable",
     ({ vmi }) => hasCondition(vmi?.status?.conditions, "PodScheduled", "False", "Unschedulable"),
   ],
-  ["ErrImagePull", ({ vmi }) => pullError(vmi, "ErrImagePull")],
-  ["ImagePullBackOff", ({ vmi }) => pullError(vmi, "ImagePullBackOff")],
+  [
+    "WaitingForVolumeBinding",
+    ({ vmi, startExpected, unboundClaims }) =>
+      unboundClaims && (vmi === undefined ? startExpected : !isFinal(vmi)),
+  ],
+  ["ErrImagePull", ({ vmi }) => synchronizedFalse(vmi, "ErrImagePull")],
+  ["ImagePullBackOff", ({ vmi }) => synchronizedFalse(vmi, "ImagePullBackOff")],
   [
     "Starting",
     ({ vmi, startExpected }) =>
@@ -62,7 +70,7 @@ function paused(vmi: Frozen<VirtualMachineInstance>): boolean {
   return hasCondition(vmi.status?.conditions, "Paused", "True");
 }
 
-function pullError(vmi: Frozen<VirtualMachineInstance> | undefined, reason: string): boolean {
+function synchronizedFalse(vmi: Frozen<VirtualMachineInstance> | undefined, reason: string): boolean {
   const synchronized = findCondition(vmi?.status?.conditions, "Synchronized");
   return synchronized?.status === "False" && synchronized.reason === reason;
 }

@@ -1,8 +1,10 @@
+import { claimVolumesOf } from "../../api/index.js";
 import {
   type Clock,
   type Controller,
   controllerOwnerKey,
   Expectations,
+  type Frozen,
   type Manager,
   OwnWrites,
   systemClock,
@@ -10,7 +12,13 @@ import {
 } from "../../runtime/index.js";
 import type { ClusterConfig } from "../config/cluster-config.js";
 import { dependOnClusterConfig } from "../config/config-dependency.js";
-import { type VirtualMachineInstance, vmiKind, vmKind } from "../kinds.js";
+import {
+  persistentVolumeClaimKind,
+  type VirtualMachine,
+  type VirtualMachineInstance,
+  vmiKind,
+  vmKind,
+} from "../kinds.js";
 import { KUBEVIRT_START_BACKOFF, type StartBackoffOptions } from "./start-failure.js";
 import { VmReconciler } from "./vm-reconciler.js";
 
@@ -22,6 +30,12 @@ export interface VmControllerOptions {
   clock?: Clock;
 }
 
+function usesClaim(vm: Frozen<VirtualMachine>, claim: { metadata?: { name?: string } }): boolean {
+  return claimVolumesOf(vm.spec?.template?.spec ?? {}).some(
+    ({ claimName }) => claimName === claim.metadata?.name,
+  );
+}
+
 /**
  * The VM controller (vm-reconciler.ts decides): a VM is looked at when it, its VMI or the
  * KubeVirt CR changes. The VMI events also tell the expectations that our creates and deletes
@@ -30,6 +44,7 @@ export interface VmControllerOptions {
 export function addVmController(manager: Manager, options: VmControllerOptions): Controller {
   const vms = manager.informer(vmKind);
   const vmis = manager.informer(vmiKind);
+  const claims = manager.informer(persistentVolumeClaimKind);
   const clock = options.clock ?? systemClock;
   const expectations = new Expectations({ clock });
   const reconciler = new VmReconciler({
@@ -42,6 +57,7 @@ export function addVmController(manager: Manager, options: VmControllerOptions):
     backoff: options.startBackoff ?? KUBEVIRT_START_BACKOFF,
     expectations,
     ownWrites: new OwnWrites(),
+    claims,
   });
   const controller = manager.controller({
     name: "vm",
@@ -51,6 +67,13 @@ export function addVmController(manager: Manager, options: VmControllerOptions):
   });
   controller.watch(vms);
   controller.watch(vmis, controllerOwnerKey<VirtualMachineInstance>(vmKind));
+  // A claim binding (or appearing) changes what the VMs on it show.
+  controller.watch(claims, (claim) =>
+    vms
+      .list()
+      .filter((vm) => vm.metadata?.namespace === claim.metadata?.namespace && usesClaim(vm, claim))
+      .map((vm) => `${vm.metadata?.namespace ?? ""}/${vm.metadata?.name ?? ""}`),
+  );
   dependOnClusterConfig(controller, options.config, vms);
   trackChildExpectations(vmis, vmKind, expectations);
   return controller;

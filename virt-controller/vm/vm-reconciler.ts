@@ -1,4 +1,10 @@
-import { type ClusterDefaults, effectiveRunStrategy, type VirtualMachineSpec } from "../../api/index.js";
+import type { IPersistentVolumeClaim } from "kubernetes-models/v1/PersistentVolumeClaim";
+import {
+  type ClusterDefaults,
+  claimVolumesOf,
+  effectiveRunStrategy,
+  type VirtualMachineSpec,
+} from "../../api/index.js";
 import {
   CACHE_IS_BEHIND,
   type Clock,
@@ -37,9 +43,23 @@ export interface VmReconcilerDeps {
   expectations: Expectations;
   /** The VM writes not yet in the cache, per VM key. */
   ownWrites: OwnWrites;
+  /** Claims, by `namespace/name`. */
+  claims: Pick<SharedInformer<IPersistentVolumeClaim>, "get">;
 }
 
 type Failure = { reason: string; message: string };
+
+/** A claim of the VM's disks that exists and is not Bound (KubeVirt's HasUnboundPVC). */
+function hasUnboundClaim(
+  vm: Frozen<VirtualMachine>,
+  claims: Pick<SharedInformer<IPersistentVolumeClaim>, "get">,
+): boolean {
+  const namespace = vm.metadata?.namespace ?? "";
+  return claimVolumesOf(vm.spec?.template?.spec ?? {}).some(({ claimName }) => {
+    const claim = claims.get(`${namespace}/${claimName}`);
+    return claim !== undefined && claim.status?.phase !== "Bound";
+  });
+}
 
 /**
  * One reconcile of one VM: its run strategy decides whether its VMI (same name, owned by it)
@@ -93,6 +113,7 @@ export class VmReconciler {
       stopExpected: (pending?.deletes ?? 0) > 0 && !expectations.satisfied(key),
       nowMs,
       backoff: this.#deps.backoff,
+      unboundClaims: hasUnboundClaim(vm, this.#deps.claims),
     });
     await this.#writeStatus(request, vm, status);
     if (actionError) throw actionError;

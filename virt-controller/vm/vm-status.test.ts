@@ -19,6 +19,7 @@ function input(extra: Partial<VmStatusInput>): VmStatusInput {
     stopExpected: false,
     nowMs: NOW,
     backoff: KUBEVIRT_START_BACKOFF,
+    unboundClaims: false,
     ...extra,
   };
 }

@@ -25,6 +25,8 @@ export interface VmStatusInput {
   stopExpected: boolean;
   nowMs: number;
   backoff: StartBackoffOptions;
+  /** Some claim the VM's disks live on exists but is not bound yet. */
+  unboundClaims: boolean;
 }
 
 /** VM conditions the controller owns; every other VMI condition is mirrored onto the VM. */
@@ -60,6 +62,7 @@ export function computeVmStatus(input: VmStatusInput): VirtualMachineStatus {
     startExpected: input.startExpected,
     stopExpected: input.stopExpected,
     failures: startFailure?.consecutiveFailCount ?? 0,
+    unboundClaims: input.unboundClaims,
   });
   return status;
 }

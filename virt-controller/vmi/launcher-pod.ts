@@ -11,6 +11,7 @@ import {
 } from "../../api/index.js";
 import type { Frozen } from "../../runtime/index.js";
 import type { Pod, VirtualMachineInstance } from "../kinds.js";
+import { claimPodVolumes } from "./launcher-pod-claims.js";
 import { pullSecretVolumes } from "./launcher-pod-pull-secrets.js";
 import { cloudInitSecretVolumes } from "./launcher-pod-secrets.js";
 import { launcherProbes } from "./launcher-probes.js";
@@ -49,9 +50,15 @@ export function renderLauncherPod(
   const secrets = cloudInitSecretVolumes(spec);
   const served = launcherJoinsPodNetwork(spec);
   const network = launcherNetwork();
-  const mounts = [...(served ? network.volumeMounts : []), ...secrets.volumeMounts];
+  const claims = claimPodVolumes(spec);
+  const mounts = [...(served ? network.volumeMounts : []), ...secrets.volumeMounts, ...claims.volumeMounts];
   const pullSecrets = pullSecretVolumes(options.pullSecrets ?? []);
-  const volumes = [...(served ? network.volumes : []), ...secrets.volumes, ...pullSecrets.volumes];
+  const volumes = [
+    ...(served ? network.volumes : []),
+    ...secrets.volumes,
+    ...pullSecrets.volumes,
+    ...claims.volumes,
+  ];
   return {
     apiVersion: "v1",
     kind: "Pod",

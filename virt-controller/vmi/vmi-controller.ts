@@ -1,10 +1,11 @@
-import { LABELS } from "../../api/index.js";
+import { claimVolumesOf, LABELS } from "../../api/index.js";
 import {
   byLabel,
   type Clock,
   type Controller,
   controllerOwnerKey,
   Expectations,
+  type Frozen,
   type Manager,
   OwnWrites,
   systemClock,
@@ -12,7 +13,14 @@ import {
 } from "../../runtime/index.js";
 import type { ClusterConfig } from "../config/cluster-config.js";
 import { dependOnClusterConfig } from "../config/config-dependency.js";
-import { type Pod, podKind, vmiKind } from "../kinds.js";
+import {
+  type Pod,
+  persistentVolumeClaimKind,
+  podKind,
+  type VirtualMachineInstance,
+  vmiKind,
+} from "../kinds.js";
+import { BY_CLAIM, ClaimReservations, claimKeysOfPod } from "./claim-check.js";
 import { LAUNCHER } from "./launcher-pod.js";
 import { LAUNCHER_PODS_BY_VMI_UID, VmiReconciler } from "./vmi-reconciler.js";
 
@@ -24,17 +32,34 @@ export interface VmiControllerOptions {
   clock?: Clock;
 }
 
+const VMIS_BY_CLAIM = "claim";
+
+function vmiClaimKeys(vmi: Frozen<VirtualMachineInstance>): string[] {
+  const namespace = vmi.metadata?.namespace ?? "";
+  return claimVolumesOf(vmi.spec ?? {}).map(({ claimName }) => `${namespace}/${claimName}`);
+}
+
+function objectKey(object: { metadata?: { namespace?: string; name?: string } }): string {
+  return `${object.metadata?.namespace ?? ""}/${object.metadata?.name ?? ""}`;
+}
+
+function keysOf(vmis: readonly Frozen<VirtualMachineInstance>[]): string[] {
+  return vmis.map(objectKey);
+}
+
 /**
  * The VMI controller (vmi-reconciler.ts decides): a VMI is looked at when it, one of its
  * launcher pods or the KubeVirt CR changes. The pod events also tell the expectations that our
  * pod creates reached the cache.
  */
 export function addVmiController(manager: Manager, options: VmiControllerOptions): Controller {
-  const vmis = manager.informer(vmiKind);
+  const vmis = manager.informer(vmiKind, { indexers: { [VMIS_BY_CLAIM]: vmiClaimKeys } });
   const pods = manager.informer(podKind, {
     labelSelector: LAUNCHER.selector,
-    indexers: { [LAUNCHER_PODS_BY_VMI_UID]: byLabel<Pod>(LABELS.createdBy) },
+    indexers: { [LAUNCHER_PODS_BY_VMI_UID]: byLabel<Pod>(LABELS.createdBy), [BY_CLAIM]: claimKeysOfPod },
   });
+  const claims = manager.informer(persistentVolumeClaimKind);
+  const vmisByClaim = (claimKey: string) => vmis.byIndex(VMIS_BY_CLAIM, claimKey);
   const clock = options.clock ?? systemClock;
   const expectations = new Expectations({ clock });
   const reconciler = new VmiReconciler({
@@ -47,6 +72,8 @@ export function addVmiController(manager: Manager, options: VmiControllerOptions
     clock,
     expectations,
     ownWrites: new OwnWrites(),
+    claims,
+    claimReservations: new ClaimReservations(),
   });
   const controller = manager.controller({
     name: "vmi",
@@ -56,6 +83,9 @@ export function addVmiController(manager: Manager, options: VmiControllerOptions
   });
   controller.watch(vmis);
   controller.watch(pods, controllerOwnerKey<Pod>(vmiKind));
+  // A claim that appears, or a pod that lets go of one, lets the VMIs waiting on it go on.
+  controller.watch(claims, (claim) => keysOf(vmisByClaim(objectKey(claim))));
+  controller.watch(pods, (pod) => claimKeysOfPod(pod).flatMap((key) => keysOf(vmisByClaim(key))));
   dependOnClusterConfig(controller, options.config, vmis);
   trackChildExpectations(pods, vmiKind, expectations);
   return controller;

@@ -10,6 +10,7 @@ import {
 } from "../../runtime/index.js";
 import type { Pod, VirtualMachineInstance } from "../kinds.js";
 import { isFinal, phaseOf } from "../vmi-phase.js";
+import { CLAIM_FAILURE_REASONS } from "./claim-check.js";
 import {
   imagePullError,
   podDownReason,
@@ -27,7 +28,7 @@ export interface LifecycleInput {
   pod: AnyPod | undefined;
   /** Why the spec cannot run (semantic validation), or undefined. */
   invalidSpec: string | undefined;
-  /** Why this reconcile's launcher pod create failed (KubeVirt's sync error), if it did. */
+  /** Why this reconcile's launcher pod create failed or was not tried (KubeVirt's sync error). */
   podCreateFailure?: SyncFailure | undefined;
   nowMs: number;
 }
@@ -40,6 +41,11 @@ export const VMI_FAILURE_REASONS = {
 } as const;
 
 const PULL_ERRORS = new Set(["ErrImagePull", "ImagePullBackOff"]);
+/** The Synchronized reasons of a Pending VMI whose pod could not be made: they go once it is. */
+const POD_CREATE_REASONS: ReadonlySet<string> = new Set([
+  FAILED_CREATE_POD_REASON,
+  ...Object.values(CLAIM_FAILURE_REASONS),
+]);
 
 /** A reason and message for the Synchronized=False condition. */
 export interface SyncFailure {
@@ -108,7 +114,7 @@ function syncPodCreateFailure(vmi: VirtualMachineInstance, input: LifecycleInput
     // Visibly Pending, as with an invalid spec: the VMI waits for the next attempt.
     if (vmi.status) vmi.status.phase = "Pending";
     syncCondition(vmi, "Synchronized", { status: "False", ...failure }, input);
-  } else if (synchronized?.reason === FAILED_CREATE_POD_REASON)
+  } else if (POD_CREATE_REASONS.has(synchronized?.reason ?? ""))
     syncCondition(vmi, "Synchronized", undefined, input);
 }
 

@@ -24,12 +24,13 @@ import type { ClusterConfig } from "../config/cluster-config.js";
 import { type Pod, podKind, type VirtualMachineInstance, vmiKind } from "../kinds.js";
 import { describeCauses } from "../vm/vmi-template.js";
 import { isFinal, phaseOf } from "../vmi-phase.js";
+import { type ClaimCheckDeps, type ClaimReservations, checkAndReserveClaims } from "./claim-check.js";
 import { renderLauncherPod } from "./launcher-pod.js";
 import { launcherPodOf } from "./launcher-pod-state.js";
 import type { LauncherResourceOptions } from "./launcher-resources.js";
 import { PodCreateError } from "./pod-create-failure.js";
 import { serviceAccountPullSecrets } from "./service-account-pull-secrets.js";
-import { nextVmiState } from "./vmi-lifecycle.js";
+import { nextVmiState, type SyncFailure } from "./vmi-lifecycle.js";
 
 /** The index of the launcher pod informer that finds a VMI's pods by the VMI's uid. */
 export const LAUNCHER_PODS_BY_VMI_UID = "vmiUid";
@@ -48,6 +49,10 @@ export interface VmiReconcilerDeps {
   expectations: Expectations;
   /** The VMI writes not yet in the cache, per VMI key. */
   ownWrites: OwnWrites;
+  /** Claims (by `namespace/name`); launcher pods are indexed by the claims they mount too. */
+  claims: ClaimCheckDeps["claims"];
+  /** The ReadWriteOnce claims given to VMIs whose pods the cache may not show yet. */
+  claimReservations: ClaimReservations;
 }
 
 /**
@@ -88,18 +93,27 @@ export class VmiReconciler {
     const invalidSpec = spec && invalidSpecOf(vmi, spec, config.featureGates);
     let pod: Frozen<Pod> | Pod | undefined = launcherPodOf(owned);
     let createFailure: PodCreateError | undefined;
+    let claimFailure: SyncFailure | undefined;
     if (config && spec && !pod && !invalidSpec && !vmi.metadata?.deletionTimestamp) {
-      const created = await this.#createPod(request, vmi, spec, {
-        useEmulation: config.useEmulation,
-        cpuAllocationRatio: config.defaults.cpuAllocationRatio,
-      });
-      if (created instanceof PodCreateError) createFailure = created;
-      else pod = created;
+      const { claims, claimReservations } = this.#deps;
+      claimFailure = checkAndReserveClaims(vmi, spec, { claims, pods, vmis }, claimReservations);
+      if (claimFailure === undefined) {
+        const created = await this.#createPod(request, vmi, spec, {
+          useEmulation: config.useEmulation,
+          cpuAllocationRatio: config.defaults.cpuAllocationRatio,
+        });
+        if (created instanceof PodCreateError) {
+          createFailure = created;
+          claimReservations.release(vmi.metadata?.uid ?? "");
+        } else pod = created;
+      } else if (!saysAlready(vmi, claimFailure)) {
+        this.#deps.events.warning(vmi, claimFailure.reason, claimFailure.message);
+      }
     }
-    const podCreateFailure = createFailure && {
-      reason: createFailure.reason,
-      message: createFailure.conditionMessage,
-    };
+    // A missing or busy claim: the VMI waits, and the claim's (or the other pod's) event brings it back.
+    const podCreateFailure =
+      claimFailure ??
+      (createFailure && { reason: createFailure.reason, message: createFailure.conditionMessage });
     const next = nextVmiState({ vmi, pod, invalidSpec, podCreateFailure, nowMs: clock.now() });
     const written = await this.#write(request, vmi, next);
     // The VMI now says why; the create is retried with backoff, as any failed reconcile is.
@@ -180,6 +194,12 @@ export class VmiReconciler {
       events.normal(vmi, "SuccessfulDelete", `Deleted virtual machine pod ${ref.name}`);
     }
   }
+}
+
+/** The VMI's Synchronized condition already gives this failure (its event was sent then). */
+function saysAlready(vmi: Frozen<VirtualMachineInstance>, failure: SyncFailure): boolean {
+  const synchronized = vmi.status?.conditions?.find((condition) => condition.type === "Synchronized");
+  return synchronized?.reason === failure.reason && synchronized.message === failure.message;
 }
 
 /** KubeVirt's admission rules for the VMI's spec, after its defaults; undefined when valid. */

@@ -96,6 +96,7 @@ function domainDisk(
     device,
     driver: driverOf(disk, volume),
     source: volume.path,
+    ...(volume.opened ? { sourceFdGroup: volume.opened.fdGroup } : {}),
     target: { dev, bus: bus satisfies DiskBus },
     alias: `ua-${disk.name}`,
   };

@@ -11,10 +11,11 @@ import {
   vmiUidFromDomain,
 } from "../converter/index.js";
 import type { Vmi } from "../kinds.js";
-import { prepareVolumes, removeVmFiles } from "../storage/index.js";
+import { closeOpenedDisks, prepareVolumes, removeVmFiles } from "../storage/index.js";
 import { AGENT_SOCKET_NAME, PASST_SOCKET_NAME, VNC_SOCKET_NAME } from "./socket-paths.js";
 import {
   type BuildOptions,
+  type BuiltDomain,
   type VmiDomainFactory,
   type VmiIdentity,
   VmiImagePullError,
@@ -42,7 +43,7 @@ export class ConverterDomainFactory implements VmiDomainFactory {
     return domainNameOf({ metadata: vmi.metadata ?? {} });
   }
 
-  async build(vmi: Vmi, options: BuildOptions): Promise<DomainDefinition> {
+  async build(vmi: Vmi, options: BuildOptions): Promise<BuiltDomain> {
     try {
       // Before any file is made from the VMI's names (convertVmi checks again, being usable alone).
       refuseUnconfinedValues(vmi);
@@ -51,15 +52,27 @@ export class ConverterDomainFactory implements VmiDomainFactory {
         images: this.#options.images,
         podVolumes: options.podVolumes,
       });
-      return convertVmi(vmi, prepared, {
-        domainName: this.domainName(vmi),
-        emulation: options.emulation,
-        vncSocketPath: join(options.vmDir, VNC_SOCKET_NAME),
-        agentSocketPath: join(options.vmDir, AGENT_SOCKET_NAME),
-        passtSocketPath: join(options.vmDir, PASST_SOCKET_NAME),
-        serialLogPath: join(options.vmDir, "serial.log"),
-        efiFirmwareAvailable: this.#options.efiFirmwareAvailable,
-      });
+      let definition: DomainDefinition;
+      try {
+        definition = convertVmi(vmi, prepared, {
+          domainName: this.domainName(vmi),
+          emulation: options.emulation,
+          vncSocketPath: join(options.vmDir, VNC_SOCKET_NAME),
+          agentSocketPath: join(options.vmDir, AGENT_SOCKET_NAME),
+          passtSocketPath: join(options.vmDir, PASST_SOCKET_NAME),
+          serialLogPath: join(options.vmDir, "serial.log"),
+          efiFirmwareAvailable: this.#options.efiFirmwareAvailable,
+        });
+      } catch (error) {
+        await closeOpenedDisks(prepared.disks);
+        throw error;
+      }
+      const fdGroups = new Map(
+        [...prepared.disks.values()].flatMap((disk) =>
+          disk.opened ? [[disk.opened.fdGroup, disk.opened.file] as const] : [],
+        ),
+      );
+      return { definition, fdGroups, release: () => closeOpenedDisks(prepared.disks) };
     } catch (error) {
       const pullFailure = imagePullFailure(error);
       if (pullFailure !== undefined) throw pullFailure;

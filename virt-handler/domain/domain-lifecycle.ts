@@ -67,20 +67,32 @@ export class DomainLifecycle {
     const vmDir = this.vmDir(vmi.metadata?.uid ?? "");
     const podVolumes = this.#options.podVolumes?.(vmi);
     const built = await trace.step("volumes", () => factory.build(vmi, { vmDir, emulation, podVolumes }));
-    const definition = withHandlerTag(built, nodeName);
-    const weighed = this.#weighs();
-    if (weighed) definition.cputune = { ...definition.cputune, shares: STARTING_CPU_SHARES };
-    const override = await trace.step("network-prepare", () => podNetworks.beforeStart(vmi, vmDir));
-    for (const nic of definition.devices.interfaces ?? []) {
-      if (override !== undefined && nic.alias === `ua-${override.interfaceName}`) nic.mac = override.mac;
-    }
-    const domain = await trace.step("define", () => connection.defineDomain(domainToXml(definition)));
+    let domain: Domain;
     try {
-      await trace.step("start", () => this.start(domain, vmi));
+      const definition = withHandlerTag(built.definition, nodeName);
+      if (this.#weighs()) definition.cputune = { ...definition.cputune, shares: STARTING_CPU_SHARES };
+      const override = await trace.step("network-prepare", () => podNetworks.beforeStart(vmi, vmDir));
+      for (const nic of definition.devices.interfaces ?? []) {
+        if (override !== undefined && nic.alias === `ua-${override.interfaceName}`) nic.mac = override.mac;
+      }
+      domain = await trace.step("define", () => connection.defineDomain(domainToXml(definition)));
+      try {
+        // libvirt keeps its own copies of the files for QEMU: ours are closed right after.
+        for (const [group, file] of built.fdGroups) domain.associateFds(group, [file.fd]);
+        await trace.step("start", () => this.start(domain, vmi));
+      } catch (error) {
+        domain.free();
+        throw error;
+      }
+    } finally {
+      await built.release();
+    }
+    const definitionName = domain.name;
+    try {
       await trace.step("network-attach", () => podNetworks.afterStart(vmi, vmDir));
-      if (weighed) await trace.step("cpu-weight", async () => this.#weigh(domain, vmi));
+      if (this.#weighs()) await trace.step("cpu-weight", async () => this.#weigh(domain, vmi));
       log.info(
-        { domain: definition.name, emulation, startTrace: trace.record() },
+        { domain: definitionName, emulation, startTrace: trace.record() },
         "domain defined and started",
       );
     } finally {

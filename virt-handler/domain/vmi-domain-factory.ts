@@ -2,6 +2,7 @@
 // controllers are wired to the converter and volume preparation in main.ts (and tests can wrap
 // them). The implementation over virt-handler/converter and virt-handler/storage is
 // converter-domain-factory.ts.
+import type { FileHandle } from "node:fs/promises";
 import type { DomainDefinition } from "../../libvirt/domain-xml/index.js";
 import type { Vmi } from "../kinds.js";
 import type { LauncherPodVolumes } from "../storage/index.js";
@@ -22,6 +23,15 @@ export interface BuildOptions {
   readonly podVolumes?: LauncherPodVolumes | undefined;
 }
 
+/** A VMI's domain, with the files QEMU must be given open (disk fd groups) rather than by path. */
+export interface BuiltDomain {
+  readonly definition: DomainDefinition;
+  /** By fd group name (a disk's `<source fdgroup>`): associate them with the domain before it starts. */
+  readonly fdGroups: ReadonlyMap<string, FileHandle>;
+  /** Closes those files: once libvirt has its own copies, or when the start is given up. */
+  release(): Promise<void>;
+}
+
 export interface VmiDomainFactory {
   /** The libvirt domain name of a VMI (KubeVirt's "<namespace>_<name>"). */
   domainName(vmi: { metadata?: { namespace?: string; name?: string } }): string;
@@ -29,7 +39,7 @@ export interface VmiDomainFactory {
    * Prepares the VM's files in `vmDir` and returns its domain. Throws VmiStartError when the VMI
    * can never run as it is (retrying cannot help); any other error is worth retrying.
    */
-  build(vmi: Vmi, options: BuildOptions): Promise<DomainDefinition>;
+  build(vmi: Vmi, options: BuildOptions): Promise<BuiltDomain>;
   /** The VMI a domain definition was made for, or undefined when it is not a VMI's domain. */
   identify(definition: DomainDefinition): VmiIdentity | undefined;
   /** Removes the VM's directory and everything in it; idempotent. */

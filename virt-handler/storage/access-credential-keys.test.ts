@@ -44,6 +44,7 @@ describe("access credentials' public keys from the launcher pod's volumes", () =
       return join(volumesDir, podVolumeName);
     },
     imagePullSecretNames: () => [],
+    claimVolume: () => Promise.reject(new Error("this VMI has no claims")),
   };
 
   before(async () => {

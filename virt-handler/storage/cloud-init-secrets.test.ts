@@ -45,6 +45,7 @@ describe("cloud-init data from a launcher pod's secret volume", () => {
       return join(volumesDir, podVolumeName);
     },
     imagePullSecretNames: () => [],
+    claimVolume: () => Promise.reject(new Error("this VMI has no claims")),
   };
 
   before(async () => {
@@ -116,7 +117,11 @@ describe("cloud-init data from a launcher pod's secret volume", () => {
       withSecretData(
         "ci",
         { networkDataSecretRef: { name: "user-secret" } },
-        { secretVolumeDir: () => join(volumesDir, "ci-udata"), imagePullSecretNames: () => [] },
+        {
+          secretVolumeDir: () => join(volumesDir, "ci-udata"),
+          imagePullSecretNames: () => [],
+          claimVolume: () => Promise.reject(new Error("this VMI has no claims")),
+        },
       ),
       "InvalidSpec",
       /secret "user-secret" has no key networkdata or networkData/,

@@ -10,6 +10,7 @@ import {
   cloudInitSecretVolumeName,
 } from "../../api/index.js";
 import { VmiConversionError } from "../converter/conversion-error.js";
+import type { ClaimVolume } from "./claim-disk.js";
 import type { CloudInitData } from "./cloud-init.js";
 import { readSecretKey, type SecretVolumeSource, secretVolumeRoot } from "./secret-volume-files.js";
 
@@ -23,6 +24,12 @@ export interface LauncherPodVolumes {
   secretVolumeDir(podVolumeName: string, secretName: string): string;
   /** The Secrets the pod's spec.imagePullSecrets lists, in order (none while the pod is unknown). */
   imagePullSecretNames(): readonly string[];
+  /**
+   * The pod's volume `podVolumeName` of claim `claimName`, where the kubelet mounted it on this node,
+   * with the claim's size. Throws a VmiConversionError (VolumePreparationFailed: retried) while the
+   * pod, the claim's binding or the mount is not there yet.
+   */
+  claimVolume(podVolumeName: string, claimName: string): Promise<ClaimVolume>;
 }
 
 /** The inline fields a reference replaces (a source sets one or the other, never both). */

@@ -3,6 +3,7 @@ export { CONFIG_DRIVE_LABEL, configDriveFiles, NOCLOUD_LABEL, noCloudFiles } fro
 export type { LauncherPodVolumes } from "./cloud-init-secrets.js";
 export type { PreparedKernelBoot } from "./kernel-boot.js";
 export {
+  closeOpenedDisks,
   type PreparedDisk,
   type PreparedVolumes,
   type PrepareVolumesOptions,

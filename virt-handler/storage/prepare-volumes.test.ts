@@ -218,12 +218,11 @@ describe("prepareVolumes refuses what it cannot provide, naming the volume", () 
 
   const cases: Array<[string, Volume, string, RegExp]> = [
     [
-      "persistentVolumeClaim",
+      "persistentVolumeClaim without the launcher pod's volumes",
       { name: "pvc", persistentVolumeClaim: { claimName: "c" } },
       "UnsupportedVolume",
-      /volume pvc: persistentVolumeClaim/,
+      /volume pvc: a claim's disk needs the launcher pod's volumes/,
     ],
-    ["dataVolume", { name: "dv", dataVolume: { name: "d" } }, "UnsupportedVolume", /volume dv: dataVolume/],
     ["configMap", { name: "cm", configMap: { name: "c" } }, "UnsupportedVolume", /volume cm: configMap/],
     ["secret", { name: "sec", secret: { secretName: "s" } }, "UnsupportedVolume", /volume sec: secret/],
     [

@@ -62,25 +62,35 @@ export async function prepareVolumes(
     throw asConversionError("the launcher pod's imagePullSecrets", error);
   }
   const disks = new Map<string, PreparedDisk>();
-  for (const volume of vmi.spec.volumes ?? []) {
-    if (!FILE_SAFE_NAME.test(volume.name)) {
-      throw new VmiConversionError("InvalidSpec", `volume name "${volume.name}" is not a valid name`);
-    }
-    try {
-      const { podVolumes, images } = options;
-      const context = { vmDir, images, identity, podVolumes, publicKeys, dockerConfigJsons };
-      disks.set(volume.name, await prepareVolume(volume, context));
-    } catch (error) {
-      throw asConversionError(`volume ${volume.name}`, error);
-    }
-  }
-  let kernelBoot: PreparedKernelBoot | undefined;
   try {
-    kernelBoot = await prepareKernelBoot(vmi, { vmDir, images: options.images, dockerConfigJsons });
+    for (const volume of vmi.spec.volumes ?? []) {
+      if (!FILE_SAFE_NAME.test(volume.name)) {
+        throw new VmiConversionError("InvalidSpec", `volume name "${volume.name}" is not a valid name`);
+      }
+      try {
+        const { podVolumes, images } = options;
+        const context = { vmDir, images, identity, podVolumes, publicKeys, dockerConfigJsons };
+        disks.set(volume.name, await prepareVolume(volume, context));
+      } catch (error) {
+        throw asConversionError(`volume ${volume.name}`, error);
+      }
+    }
+    let kernelBoot: PreparedKernelBoot | undefined;
+    try {
+      kernelBoot = await prepareKernelBoot(vmi, { vmDir, images: options.images, dockerConfigJsons });
+    } catch (error) {
+      throw asConversionError("kernelBoot", error);
+    }
+    return kernelBoot === undefined ? { disks } : { disks, kernelBoot };
   } catch (error) {
-    throw asConversionError("kernelBoot", error);
+    await closeOpenedDisks(disks);
+    throw error;
   }
-  return kernelBoot === undefined ? { disks } : { disks, kernelBoot };
+}
+
+/** Closes the files opened for QEMU (claims' disks): once libvirt holds its own, or when a start is given up. */
+export async function closeOpenedDisks(disks: ReadonlyMap<string, PreparedDisk>): Promise<void> {
+  await Promise.all([...disks.values()].map((disk) => disk.opened?.file.close()));
 }
 
 /** The public keys of spec.accessCredentials, read once for all the VMI's cloud-init volumes. */

@@ -1,11 +1,12 @@
 // One function per supported volume kind: each makes the VM's files for the volume in the VM directory
 // and says where the domain finds its disk. Kinds that need what virt-handler cannot provide yet are
 // refused with the reason.
-import { mkdir, rm } from "node:fs/promises";
+import { type FileHandle, mkdir, rm } from "node:fs/promises";
 import { dirname, isAbsolute, join } from "node:path";
 import { type CloudInitKeyPropagation, Quantity, type Volume } from "../../api/index.js";
 import { type ContainerDiskSource, canonicalPathInImage, openImageFile } from "../container-disk/index.js";
 import { VmiConversionError } from "../converter/conversion-error.js";
+import { openClaimDisk } from "./claim-disk.js";
 import {
   type CloudInitIdentity,
   CONFIG_DRIVE_LABEL,
@@ -32,7 +33,15 @@ export interface PreparedDisk {
   format: "qcow2" | "raw";
   readOnly: boolean;
   device: "disk" | "cdrom";
+  /**
+   * A disk QEMU must get as this open file (a claim's disk.img, whose directory is the user's), under
+   * this libvirt fd group name; whoever starts the domain closes the file afterwards.
+   */
+  opened?: { readonly fdGroup: string; readonly file: FileHandle };
 }
+
+/** CDI's default share of a Filesystem volume kept for the file system (there is no CDIConfig yet). */
+export const DEFAULT_FILESYSTEM_OVERHEAD = 0.06;
 
 export interface VolumeContext {
   vmDir: string;
@@ -48,8 +57,6 @@ export interface VolumeContext {
 
 /** Volume sources virt-handler cannot serve yet, and why. */
 const UNSUPPORTED_SOURCES: Partial<Record<keyof Volume, string>> = {
-  persistentVolumeClaim: "persistentVolumeClaim volumes are not supported yet (no PVC storage on the node)",
-  dataVolume: "dataVolume volumes are not supported yet (kubevirt-ts has no CDI)",
   ephemeral: "ephemeral volumes are not supported yet (they are backed by a PVC)",
   configMap: "configMap volumes are not supported yet (virt-handler does not read ConfigMaps)",
   secret: "secret volumes are not supported yet (virt-handler does not read Secrets)",
@@ -76,6 +83,11 @@ export async function prepareVolume(volume: Volume, context: VolumeContext): Pro
   if (volume.containerDisk) return prepareContainerDisk(name, volume.containerDisk, context);
   if (volume.emptyDisk) return prepareEmptyDisk(name, volume.emptyDisk.capacity, context);
   if (volume.hostDisk) return prepareHostDisk(name, volume.hostDisk);
+  if (volume.persistentVolumeClaim) {
+    const { claimName, readOnly } = volume.persistentVolumeClaim;
+    return prepareClaimDisk(name, claimName, readOnly === true, context);
+  }
+  if (volume.dataVolume) return prepareClaimDisk(name, volume.dataVolume.name, false, context);
   if (volume.cloudInitNoCloud) {
     const data = await withSecretData(name, volume.cloudInitNoCloud, context.podVolumes);
     const files = noCloudFiles(name, data, context.identity, context.publicKeys?.noCloud);
@@ -167,6 +179,32 @@ async function prepareHostDisk(name: string, source: NonNullable<Volume["hostDis
     await createSparseRawFile(path, size);
   }
   return prepared;
+}
+
+/** A claim's disk.img (a DataVolume's claim has the DataVolume's name), opened for QEMU. */
+async function prepareClaimDisk(
+  name: string,
+  claimName: string,
+  readOnly: boolean,
+  context: VolumeContext,
+): Promise<PreparedDisk> {
+  if (context.podVolumes === undefined) {
+    throw new VmiConversionError(
+      "UnsupportedVolume",
+      `volume ${name}: a claim's disk needs the launcher pod's volumes, which this virt-handler was not given`,
+    );
+  }
+  const volume = await context.podVolumes.claimVolume(name, claimName);
+  const options = { volumeName: name, claimName, readOnly, filesystemOverhead: DEFAULT_FILESYSTEM_OVERHEAD };
+  const disk = await openClaimDisk(volume, options);
+  return {
+    volumeName: name,
+    path: disk.path,
+    format: "raw",
+    readOnly,
+    device: "disk",
+    opened: { fdGroup: `claim-${name}`, file: disk.file },
+  };
 }
 
 async function prepareIso(

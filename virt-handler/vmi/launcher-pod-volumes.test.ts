@@ -45,7 +45,7 @@ function launcherPod(options: {
 function volumesOver(pods: Pod[]): KubeletPodVolumes {
   const store = new IndexedStore<Pod>({ [CREATED_BY_INDEX]: createdByIndexer });
   for (const pod of pods) store.set(`${pod.metadata?.namespace}/${pod.metadata?.name}`, pod as Frozen<Pod>);
-  return new KubeletPodVolumes({ podsDir: PODS_DIR, pods: store });
+  return new KubeletPodVolumes({ podsDir: PODS_DIR, pods: store, claim: async () => undefined });
 }
 
 function throwsReason(action: () => unknown, reason: string, message: RegExp): void {

@@ -208,8 +208,9 @@ export class VmiReconciler {
       return { again: false, result: { requeueAfterMs: Math.max(until - now, 100) } };
     }
     try {
-      if (observed === undefined) await lifecycle.defineAndStart(withDefaults(vmi), emulation, request.log);
-      else await lifecycle.start(observed.handle, vmi);
+      // A domain defined but never started (virt-handler stopped in between) is defined again: its
+      // claims' disks must be opened and handed to libvirt again by this process.
+      await lifecycle.defineAndStart(withDefaults(vmi), emulation, request.log);
       this.#pullBackoff.forget(uid);
     } catch (error) {
       if (error instanceof VmiImagePullError) {

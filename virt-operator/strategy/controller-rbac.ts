@@ -51,6 +51,13 @@ const cluster: PolicyRule[] = [
     verbs: ["list", "watch", "create", "delete"],
   },
   {
+    // vmi/claim-check.ts, vm/vm-reconciler.ts: the claims VMs' disks live on (list, watch): a VMI
+    // waits for a missing or busy claim; a VM shows WaitingForVolumeBinding while one is unbound.
+    apiGroups: [CORE_GROUP],
+    resources: ["persistentvolumeclaims"],
+    verbs: ["list", "watch"],
+  },
+  {
     // vmi/service-account-pull-secrets.ts: the launcher pod's service account's imagePullSecrets,
     // read once when the pod is created.
     apiGroups: [CORE_GROUP],

@@ -30,6 +30,13 @@ const cluster: PolicyRule[] = [
     verbs: ["list", "watch"],
   },
   {
+    // vmi/launcher-pod-volumes.ts: a launcher pod's claim, for the PersistentVolume the kubelet
+    // mounted it as (its spec.volumeName) and its size, when a VM on a claim starts.
+    apiGroups: [CORE_GROUP],
+    resources: ["persistentvolumeclaims"],
+    verbs: ["get"],
+  },
+  {
     // node/node-heartbeat.ts: merge-patches its Node's heartbeat annotation and schedulable label.
     apiGroups: [CORE_GROUP],
     resources: ["nodes"],
