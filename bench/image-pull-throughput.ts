@@ -12,7 +12,7 @@ import { promisify } from "node:util";
 import { pino } from "pino";
 import { startRegistry } from "../dev-cluster/registry/start-registry.js";
 import { containerDiskImage, pushImage } from "../test/oci-image/index.js";
-import { RegistryImageSource } from "../virt-handler/container-disk/registry/index.js";
+import { RegistryImageSource } from "../virt-handler/container-disk/index.js";
 import { writeHalfRandomDisk } from "./bench-disk-file.js";
 import type { Metric } from "./bench-report.js";
 import { median } from "./bench-stats.js";

@@ -32,10 +32,12 @@ ENV UV_THREADPOOL_SIZE=8
 # package.json says "type": "module": without it node would read dist/ as CommonJS.
 COPY --from=build /src/package.json ./
 COPY --from=build /src/node_modules ./node_modules
-# What virt-handler/main.ts imports: itself, api/, runtime/ and libvirt/.
+# What virt-handler/main.ts imports: itself, api/, runtime/, libvirt/, oci-registry/ and disk-image/.
 COPY --from=build /src/dist/api ./dist/api
 COPY --from=build /src/dist/runtime ./dist/runtime
 COPY --from=build /src/dist/libvirt ./dist/libvirt
+COPY --from=build /src/dist/oci-registry ./dist/oci-registry
+COPY --from=build /src/dist/disk-image ./dist/disk-image
 COPY --from=build /src/dist/virt-handler ./dist/virt-handler
 # Root, as KubeVirt's virt-handler: it drives the node's libvirt and KVM and writes VM files
 # under /var/lib/kubevirt-ts that root's QEMU opens (the DaemonSet makes it privileged).

@@ -1,18 +1,15 @@
 // Paths inside an image ("/disk/disk.qcow2", as written in a VMI or a manifest), checked as text before
 // anything on the host is looked up: the text alone must never be able to name a file outside the image.
 // (Symbolic links are the other way out; image-file.ts checks those on the file system.)
+import { describePathInImage } from "../../oci-registry/index.js";
 import { ContainerDiskError } from "./container-disk-source.js";
+
+export { describePathInImage };
 
 /** Linux's PATH_MAX, counting the terminating NUL: longer paths fail with ENAMETOOLONG anyway. */
 export const PATH_MAX_BYTES = 4096;
 /** Linux's NAME_MAX: the longest file name in a directory. */
 export const NAME_MAX_BYTES = 255;
-
-/** A path from an image as a message shows it: as written when printable and short, else quoted and cut. */
-export function describePathInImage(pathInImage: string): string {
-  const shown = pathInImage.length > 200 ? `${pathInImage.slice(0, 200)}...` : pathInImage;
-  return /^[\x21-\x7e]+$/.test(shown) ? shown : JSON.stringify(shown);
-}
 
 /**
  * The components of `pathInImage` (one leading "/" is optional). Refuses a NUL byte, an empty component

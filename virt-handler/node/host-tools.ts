@@ -19,7 +19,7 @@ export interface HostTool {
 
 /**
  * Every program virt-handler spawns (storage/disk-files.ts, storage/iso-image.ts, network/pod-network-setup.ts,
- * container-disk/registry/layer-stream.ts).
+ * ../oci-registry/layer-stream.ts, through container-disk/).
  */
 export const HOST_TOOLS: readonly HostTool[] = [
   { purpose: "VM disk overlays and empty disks", commands: ["qemu-img"], debianPackages: ["qemu-utils"] },

@@ -1,8 +1,7 @@
-// checkedDiskFormat on real files: the format comes from the first bytes (with qemu-img off PATH, to show
-// it is never asked), the manifest's raw is kept, its qcow2 must be true, and qcow2 images naming other
-// files are refused.
+// checkedDiskFormat: disk-image/'s check (tested there) said of the disk inside its image, as the
+// ContainerDiskError a VMI shows.
 import assert from "node:assert/strict";
-import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -14,14 +13,12 @@ const IMAGE = "localhost/formats:v1";
 
 describe("checkedDiskFormat", () => {
   let workDir: string;
-  let savedPath: string | undefined;
   const file = (name: string) => join(workDir, name);
 
   before(async () => {
     workDir = await mkdtemp(join(tmpdir(), "disk-format-"));
     await writeFile(file("host.img"), Buffer.alloc(65536, 1));
     await writeFile(file("raw.img"), Buffer.alloc(65536, 2));
-    await writeFile(file("tiny.img"), "QF");
     await runCommand("qemu-img", ["create", "-q", "-f", "qcow2", file("plain.qcow2"), "1M"]);
     await runCommand("qemu-img", [
       "create",
@@ -34,28 +31,16 @@ describe("checkedDiskFormat", () => {
       "raw",
       file("evil.qcow2"),
     ]);
-    await symlink(file("plain.qcow2"), file("link.qcow2"));
-    // From here on, nothing can run qemu-img: the format must come from the bytes alone.
-    savedPath = process.env.PATH;
-    process.env.PATH = "";
   });
-  after(async () => {
-    process.env.PATH = savedPath;
-    await rm(workDir, { recursive: true, force: true });
-  });
+  after(() => rm(workDir, { recursive: true, force: true }));
 
   const check = (name: string, declared?: "qcow2" | "raw") =>
     checkedDiskFormat({ image: IMAGE, pathInImage: `/disk/${name}`, path: file(name), declared });
 
-  test("without a declared format: qcow2 by its magic, everything else raw", async () => {
+  test("the library's format, the manifest's raw kept", async () => {
     assert.equal(await check("plain.qcow2"), "qcow2");
     assert.equal(await check("raw.img"), "raw");
-    assert.equal(await check("tiny.img"), "raw");
-  });
-
-  test("the manifest's raw is kept, even for qcow2 bytes (QEMU is told raw)", async () => {
     assert.equal(await check("evil.qcow2", "raw"), "raw");
-    assert.equal(await check("plain.qcow2", "raw"), "raw");
   });
 
   const refused: Array<[string, string, "qcow2" | undefined, RegExp]> = [
@@ -63,28 +48,24 @@ describe("checkedDiskFormat", () => {
       "a qcow2 naming a backing file",
       "evil.qcow2",
       undefined,
-      /the disk \/disk\/evil.qcow2 names a backing file .*host.img/,
+      /^localhost\/formats:v1: the disk \/disk\/evil.qcow2 names a backing file .*host.img: refused, QEMU would open it on the node$/,
     ],
-    ["the same, declared qcow2", "evil.qcow2", "qcow2", /names a backing file/],
     [
       "raw bytes the manifest calls qcow2",
       "raw.img",
       "qcow2",
-      /is not a qcow2 image .*the manifest says qcow2/,
+      /^localhost\/formats:v1: the disk \/disk\/raw.img is not a qcow2 image .*the manifest says qcow2$/,
     ],
   ];
   for (const [what, name, declared, message] of refused) {
-    test(`refuses ${what}`, async () => {
+    test(`refuses ${what} as InvalidImage`, async () => {
       await assert.rejects(check(name, declared), (error: unknown) => {
         assert.ok(error instanceof ContainerDiskError, `a ContainerDiskError, got ${String(error)}`);
         assert.equal(error.reason, "InvalidImage");
+        assert.equal(error.image, IMAGE);
         assert.match(error.message, message);
         return true;
       });
     });
   }
-
-  test("never follows a symbolic link to the file it checks", async () => {
-    await assert.rejects(check("link.qcow2"), { code: "ELOOP" });
-  });
 });

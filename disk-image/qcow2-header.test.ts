@@ -5,7 +5,6 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { runCommand } from "./host-commands.js";
 import {
   hasQcowMagic,
   QCOW2_HEADER_READ_BYTES,
@@ -13,6 +12,7 @@ import {
   qcow2Refusal,
   readQcow2Header,
 } from "./qcow2-header.js";
+import { createQcow2 } from "./testing/qemu-img.js";
 
 async function head(path: string): Promise<Buffer> {
   return (await readFile(path)).subarray(0, QCOW2_HEADER_READ_BYTES);
@@ -40,11 +40,10 @@ describe("readQcow2Header", () => {
     workDir = await mkdtemp(join(tmpdir(), "qcow2-header-"));
     hostFile = join(workDir, "host.img");
     await writeFile(hostFile, Buffer.alloc(65536));
-    const create = (...args: string[]) => runCommand("qemu-img", ["create", "-q", "-f", "qcow2", ...args]);
-    await create(join(workDir, "v3.qcow2"), "1M");
-    await create("-o", "compat=0.10", join(workDir, "v2.qcow2"), "1M");
-    await create("-b", hostFile, "-F", "raw", join(workDir, "backing.qcow2"));
-    await create("-o", `data_file=${join(workDir, "data.img")}`, join(workDir, "data-file.qcow2"), "1M");
+    await createQcow2(join(workDir, "v3.qcow2"), "1M");
+    await createQcow2("-o", "compat=0.10", join(workDir, "v2.qcow2"), "1M");
+    await createQcow2("-b", hostFile, "-F", "raw", join(workDir, "backing.qcow2"));
+    await createQcow2("-o", `data_file=${join(workDir, "data.img")}`, join(workDir, "data-file.qcow2"), "1M");
     plainV3 = await head(join(workDir, "v3.qcow2"));
     plainV2 = await head(join(workDir, "v2.qcow2"));
   });
@@ -94,6 +93,7 @@ describe("readQcow2Header", () => {
       qcow2Refusal(readQcow2Header(unknown)) ?? "",
       /incompatible features unknown .*0x10000000000/,
     );
+    assert.match(qcow2Refusal(readQcow2Header(unknown), "virt-handler") ?? "", /unknown to virt-handler /);
   });
 
   test("a backing file name is shown printable, and one outside the bytes by its offset", () => {

@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { createReadStream } from "node:fs";
 import type { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
-import { HostToolMissingError } from "../../storage/host-commands.js";
+import { ToolMissingError } from "./oci-image-error.js";
 
 export type LayerCompression = "none" | "gzip" | "zstd";
 
@@ -49,7 +49,7 @@ function zstdStream(file: string): TarByteStream {
   const finished = new Promise<void>((resolve, reject) => {
     child.on("error", (error) => {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") {
-        reject(new HostToolMissingError(["zstd"], { cause: error }));
+        reject(new ToolMissingError(["zstd"], { cause: error }));
         return;
       }
       reject(

@@ -2,7 +2,7 @@
 // against the distribution grammar (distribution/reference), with Docker Hub's defaults (docker.io, the
 // library/ prefix for one-component names). Anything the grammar does not produce is refused: a reference
 // becomes URL paths and cache keys, so only text that cannot mean anything else is let through.
-import { ContainerDiskError } from "../container-disk-source.js";
+import { OciImageError } from "./oci-image-error.js";
 
 export interface ImageReference {
   /** The namespace host as written or defaulted ("docker.io", "registry.example:5000"). */
@@ -27,8 +27,8 @@ const NAME_MAX_LENGTH = 255;
 
 export const DOCKER_HUB = "docker.io";
 
-function refuse(text: string, why: string): ContainerDiskError {
-  return new ContainerDiskError(
+function refuse(text: string, why: string): OciImageError {
+  return new OciImageError(
     "InvalidImage",
     text,
     `${JSON.stringify(text)} is not a valid image reference: ${why}`,

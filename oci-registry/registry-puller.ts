@@ -1,19 +1,11 @@
-// containerDisk and kernelBoot images pulled from OCI/Docker registries into a per-node cache, as kubelet
-// and containerd would pull a launcher pod's images: the node's mirror configuration decides where from
-// (node-endpoints.ts), pull secrets authenticate, the pull policy decides whether the registry is asked
-// at all, and what is served is the cached, checked, read-only unpacked file system.
+// Images pulled from OCI/Docker registries into a per-node cache, as kubelet and containerd would pull a
+// pod's images: the node's mirror configuration decides where from (node-endpoints.ts), pull secrets
+// authenticate, the pull policy decides whether the registry is asked at all, and what is handed out is
+// the cached, checked, read-only unpacked file system with the facts the caller found in it once.
 import type { Logger } from "pino";
-import { HostToolMissingError } from "../../storage/host-commands.js";
-import {
-  ContainerDiskError,
-  type ContainerDiskImage,
-  type ContainerDiskRequest,
-  type ContainerDiskSource,
-} from "../container-disk-source.js";
-import { chooseDisk } from "./disk-selection.js";
 import { credentialsForHost, DockerConfigError } from "./docker-config.js";
-import { type CachedImageRecord, ImageCache } from "./image-cache.js";
-import { pullIntoCache } from "./image-pull.js";
+import { type CachedImageRecord, ImageCache, type NoFacts } from "./image-cache.js";
+import { type ImageInspection, pullIntoCache } from "./image-pull.js";
 import {
   formatImageReference,
   type ImageReference,
@@ -22,12 +14,13 @@ import {
 } from "./image-reference.js";
 import { fetchImageManifest, type ImageManifest, nodeArchitecture } from "./manifests.js";
 import { nodeEndpoints } from "./node-endpoints.js";
-import { defaultPullPolicy } from "./pull-policy.js";
+import { OciImageError, ToolMissingError } from "./oci-image-error.js";
+import { defaultPullPolicy, type PullPolicy } from "./pull-policy.js";
 import { RegistryClient } from "./registry-client.js";
 import type { RegistryEndpoint } from "./registry-endpoint.js";
 import { TokenCache } from "./token-cache.js";
 
-export interface RegistryImageSourceOptions {
+export interface RegistryPullerOptions {
   /** The node's image cache directory (image-cache.ts). */
   readonly cacheDirectory: string;
   /** After each pull, least recently used images are removed while the cache holds more. */
@@ -45,6 +38,20 @@ export interface RegistryImageSourceOptions {
   readonly architecture?: string;
 }
 
+/** How one pull is asked for. */
+export interface PullOptions {
+  /** Kubernetes' imagePullPolicy; the default depends on the tag (Always for :latest or none). */
+  readonly pullPolicy?: PullPolicy;
+  /** `.dockerconfigjson` texts of the image pull secrets, in order. */
+  readonly dockerConfigJsons?: readonly string[];
+}
+
+export interface PulledImage<Facts extends object> {
+  /** The host directory holding the image's file system (read-only, shared: never write under it). */
+  readonly root: string;
+  readonly record: CachedImageRecord<Facts>;
+}
+
 interface ManifestPull {
   image: string;
   canonical: string;
@@ -54,26 +61,33 @@ interface ManifestPull {
 
 export const DEFAULT_MAX_UNPACKED_BYTES = 20 * 1024 ** 3;
 
-export class RegistryImageSource implements ContainerDiskSource {
-  readonly #options: RegistryImageSourceOptions;
-  readonly #cache: ImageCache;
+export class RegistryPuller<Facts extends object = NoFacts> {
+  readonly #options: RegistryPullerOptions;
+  readonly #inspection: ImageInspection<Facts>;
+  readonly #cache: ImageCache<Facts>;
   readonly #tokens = new TokenCache();
-  /** Pulls in progress by manifest digest: concurrent resolves of one image share one pull. */
-  readonly #pulls = new Map<string, Promise<CachedImageRecord>>();
+  /** Pulls in progress by manifest digest: concurrent pulls of one image share one. */
+  readonly #pulls = new Map<string, Promise<CachedImageRecord<Facts>>>();
 
-  constructor(options: RegistryImageSourceOptions) {
+  /** `inspection` finds the facts kept with each image (`{ inspect: async () => ({}) }` for none). */
+  constructor(options: RegistryPullerOptions, inspection: ImageInspection<Facts>) {
     this.#options = options;
-    this.#cache = new ImageCache(options.cacheDirectory);
+    this.#inspection = inspection;
+    this.#cache = new ImageCache<Facts>(options.cacheDirectory);
   }
 
-  async resolve(image: string, request: ContainerDiskRequest = {}): Promise<ContainerDiskImage> {
+  /**
+   * The image from the cache, or pulled into it. Throws an OciImageError (its reason says whose fault), a
+   * ToolMissingError when a layer needs a program the host lacks, and the file system's own errors.
+   */
+  async pull(image: string, options: PullOptions = {}): Promise<PulledImage<Facts>> {
     const reference = parseImageReference(image);
     const canonical = formatImageReference(reference);
-    const policy = request.pullPolicy ?? defaultPullPolicy(reference);
+    const policy = options.pullPolicy ?? defaultPullPolicy(reference);
     await this.#cache.start();
     let record = await this.#cached(reference, canonical, policy === "Always");
     if (record === undefined && policy === "Never") {
-      throw new ContainerDiskError(
+      throw new OciImageError(
         "ErrImageNeverPull",
         image,
         `${image}: the image is not present on the node with pull policy of Never`,
@@ -81,9 +95,9 @@ export class RegistryImageSource implements ContainerDiskSource {
     }
     record =
       record === undefined
-        ? await this.#pull(image, reference, canonical, request)
+        ? await this.#pull(image, reference, canonical, options)
         : await this.#cache.touch(record, canonical);
-    return this.#imageOf(image, record, request.path);
+    return { root: this.#cache.rootOf(record.digest), record };
   }
 
   /** The cached image that may be used without asking a registry, if any. */
@@ -91,46 +105,23 @@ export class RegistryImageSource implements ContainerDiskSource {
     reference: ImageReference,
     canonical: string,
     always: boolean,
-  ): Promise<CachedImageRecord | undefined> {
+  ): Promise<CachedImageRecord<Facts> | undefined> {
     if (reference.digest !== undefined) return this.#cache.byDigest(reference.digest);
     return always ? undefined : this.#cache.byReference(canonical);
   }
 
-  async #imageOf(
-    image: string,
-    record: CachedImageRecord,
-    path: string | undefined,
-  ): Promise<ContainerDiskImage> {
-    const root = this.#cache.rootOf(record.digest);
-    if (path === undefined) {
-      if (record.diskProblem !== undefined)
-        throw new ContainerDiskError("InvalidImage", image, record.diskProblem);
-      const resolved: ContainerDiskImage = { root };
-      if (record.disk !== undefined) resolved.disk = record.disk;
-      if (record.diskFormat !== undefined) resolved.diskFormat = record.diskFormat;
-      return resolved;
-    }
-    const choice = await chooseDisk({
-      image,
-      root,
-      symlinks: new Map(Object.entries(record.symlinks)),
-      path,
-    });
-    return { root, ...choice };
-  }
-
-  #client(image: string, endpoint: RegistryEndpoint, request: ContainerDiskRequest): RegistryClient {
+  #client(image: string, endpoint: RegistryEndpoint, options: PullOptions): RegistryClient {
     let credentials: ReturnType<typeof credentialsForHost>;
     try {
       // A mirror's own credentials first; else the image's registry's, which is what users name in
       // `kubectl create secret docker-registry --docker-server` (the kubelet matches them so too).
-      const secrets = request.dockerConfigJsons ?? [];
+      const secrets = options.dockerConfigJsons ?? [];
       credentials =
         credentialsForHost(secrets, endpoint.credentialHost) ??
         credentialsForHost(secrets, parseImageReference(image).registry);
     } catch (error) {
       if (!(error instanceof DockerConfigError)) throw error;
-      throw new ContainerDiskError("ImagePullFailed", image, `${image}: ${error.message}`, { cause: error });
+      throw new OciImageError("ImagePullFailed", image, `${image}: ${error.message}`, { cause: error });
     }
     const { onRegistryRequest, log } = this.#options;
     return new RegistryClient({
@@ -149,15 +140,15 @@ export class RegistryImageSource implements ContainerDiskSource {
     image: string,
     reference: ImageReference,
     canonical: string,
-    request: ContainerDiskRequest,
-  ): Promise<CachedImageRecord> {
+    options: PullOptions,
+  ): Promise<CachedImageRecord<Facts>> {
     const byTag = reference.digest === undefined;
     const endpoints = (await nodeEndpoints(image, reference, this.#options)).filter(
       (endpoint) => !byTag || (endpoint.canResolve && endpoint.servesTags),
     );
     const failures: string[] = [];
     for (const endpoint of endpoints) {
-      const client = this.#client(image, endpoint, request);
+      const client = this.#client(image, endpoint, options);
       try {
         const manifest = await fetchImageManifest(
           client,
@@ -169,7 +160,7 @@ export class RegistryImageSource implements ContainerDiskSource {
         return await this.#cache.touch(pulled, canonical, manifest.digests);
       } catch (error) {
         // The image's own faults and the node's are the same at every endpoint: only others fall back.
-        if (error instanceof ContainerDiskError || error instanceof HostToolMissingError) throw error;
+        if (error instanceof OciImageError || error instanceof ToolMissingError) throw error;
         const message = error instanceof Error ? error.message : String(error);
         failures.push(`${endpoint.origin}: ${message}`);
         this.#options.log?.info(
@@ -179,10 +170,10 @@ export class RegistryImageSource implements ContainerDiskSource {
       }
     }
     if (failures.length === 0) failures.push("no configured endpoint may resolve tags");
-    throw new ContainerDiskError("ImagePullFailed", image, `${image}: ${failures.join("; ")}`);
+    throw new OciImageError("ImagePullFailed", image, `${image}: ${failures.join("; ")}`);
   }
 
-  async #sharedPull(pull: ManifestPull): Promise<CachedImageRecord> {
+  async #sharedPull(pull: ManifestPull): Promise<CachedImageRecord<Facts>> {
     const { digest } = pull.manifest;
     const cached = await this.#cache.byDigest(digest);
     if (cached !== undefined) return cached;
@@ -194,7 +185,7 @@ export class RegistryImageSource implements ContainerDiskSource {
     return pulling;
   }
 
-  async #pullAndCollect(pull: ManifestPull): Promise<CachedImageRecord> {
+  async #pullAndCollect(pull: ManifestPull): Promise<CachedImageRecord<Facts>> {
     const { log, maxCacheBytes, maxUnpackedBytes = DEFAULT_MAX_UNPACKED_BYTES } = this.#options;
     const record = await pullIntoCache({
       image: pull.image,
@@ -203,6 +194,7 @@ export class RegistryImageSource implements ContainerDiskSource {
       client: pull.client,
       cache: this.#cache,
       maxUnpackedBytes,
+      inspection: this.#inspection,
     });
     log?.info({ image: pull.image, digest: record.digest, bytes: record.size }, "image pulled");
     const removed = await this.#cache.collect(maxCacheBytes, record.digest);

@@ -3,15 +3,15 @@
 // layers' entries. Only regular files, hard links between them and directories are made; nothing else is
 // materialised, so no path under the root can lead outside it while unpacking or after. Refused, with the
 // reason: names escaping the root (".." after normalisation, absolute names), hard links to outside,
-// devices, FIFOs and unknown entry types under /disk (where the disk is), and more unpacked bytes than
-// allowed, counted while writing.
+// devices, FIFOs and unknown entry types under the directories the caller names strict (virt-handler's
+// /disk, where the disk is), and more unpacked bytes than allowed, counted while writing.
 import { createWriteStream } from "node:fs";
 import { chmod, link, lstat, mkdir, readdir, rm } from "node:fs/promises";
 import { join, posix } from "node:path";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { ContainerDiskError } from "../container-disk-source.js";
-import { describePathInImage } from "../image-paths.js";
+import { OciImageError } from "./oci-image-error.js";
+import { describePathInImage } from "./path-text.js";
 import type { TarEntry, TarItem } from "./tar-reader.js";
 
 export interface UnpackOptions {
@@ -19,9 +19,14 @@ export interface UnpackOptions {
   /** The directory the image's file system is built in. */
   readonly root: string;
   readonly maxUnpackedBytes: number;
+  /**
+   * Top-level directories ("disk") in which a device, FIFO or entry of unknown type is refused; elsewhere
+   * such entries are left out. Default: none.
+   */
+  readonly strictDirectories?: readonly string[];
 }
 
-/** What the layers held besides files and directories, kept for the disk checks (disk-selection.ts). */
+/** What the layers held besides files and directories, kept for the caller's checks of the tree. */
 export interface UnpackedImage {
   /** Symbolic links, not materialised: "/disk/disk.img" → its target. */
   readonly symlinks: Map<string, string>;
@@ -31,7 +36,6 @@ export interface UnpackedImage {
 
 const OPAQUE = ".wh..wh..opq";
 const WHITEOUT_PREFIX = ".wh.";
-const DISK_DIRECTORY = "disk";
 
 function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException).code;
@@ -48,9 +52,9 @@ export class LayerUnpacker {
     this.#options = options;
   }
 
-  #refuse(why: string, cause?: unknown): ContainerDiskError {
+  #refuse(why: string, cause?: unknown): OciImageError {
     const { image } = this.#options;
-    return new ContainerDiskError(
+    return new OciImageError(
       "InvalidImage",
       image,
       `${image}: layer ${this.#layer}: ${why}`,
@@ -83,7 +87,10 @@ export class LayerUnpacker {
     const name = components.at(-1);
     if (name === undefined) return;
     const relative = components.join("/");
-    const inDisk = components[0] === DISK_DIRECTORY && components.length > 1;
+    const strictDirectory =
+      components.length > 1 && this.#options.strictDirectories?.includes(components[0] ?? "")
+        ? components[0]
+        : undefined;
     if (name.startsWith(WHITEOUT_PREFIX)) {
       await this.#ensureDirectories(components.slice(0, -1));
       if (name === OPAQUE) await this.#opaque(components.slice(0, -1));
@@ -112,7 +119,9 @@ export class LayerUnpacker {
           entry.type === "other"
             ? `an entry of unsupported type ${JSON.stringify(entry.typeFlag)}`
             : `a ${entry.type}`;
-        if (inDisk) throw this.#refuse(`/${relative} is ${kind}; only a regular file may be in /disk`);
+        if (strictDirectory !== undefined) {
+          throw this.#refuse(`/${relative} is ${kind}; only a regular file may be in /${strictDirectory}`);
+        }
         // Elsewhere such entries are not needed by a VM: they are left out, and hide what lower layers had.
         await this.#remove(path, relative);
       }
@@ -175,7 +184,7 @@ export class LayerUnpacker {
     try {
       await pipeline(content, count, createWriteStream(path, { flags: "wx", mode: 0o644 }));
     } catch (error) {
-      if (error instanceof ContainerDiskError) throw error;
+      if (error instanceof OciImageError) throw error;
       throw this.#refuse(`cannot write ${describePathInImage(`/${entry.path}`)}`, error);
     }
   }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ContainerDiskError } from "../container-disk-source.js";
 import { formatImageReference, manifestReference, parseImageReference } from "./image-reference.js";
+import { OciImageError } from "./oci-image-error.js";
 
 const DIGEST = `sha256:${"a".repeat(64)}`;
 
@@ -52,7 +52,7 @@ describe("parseImageReference", () => {
       assert.throws(
         () => parseImageReference(text),
         (error: unknown) =>
-          error instanceof ContainerDiskError && error.reason === "InvalidImage" && why.test(error.message),
+          error instanceof OciImageError && error.reason === "InvalidImage" && why.test(error.message),
       );
     });
   }

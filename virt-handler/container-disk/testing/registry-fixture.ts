@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { pino } from "pino";
-import { writeRegistryMirrors } from "../../../../dev-cluster/registry/registry-mirrors.js";
-import { type RunningRegistry, startRegistry } from "../../../../dev-cluster/registry/start-registry.js";
+import { writeRegistryMirrors } from "../../../dev-cluster/registry/registry-mirrors.js";
+import { type RunningRegistry, startRegistry } from "../../../dev-cluster/registry/start-registry.js";
 import {
   buildImage,
   type Image,
@@ -20,8 +20,8 @@ import {
   pushImage,
   sha256Digest,
   type TarEntry,
-} from "../../../../test/oci-image/index.js";
-import { ContainerDiskError, type ContainerDiskErrorReason } from "../../container-disk-source.js";
+} from "../../../test/oci-image/index.js";
+import { ContainerDiskError, type ContainerDiskErrorReason } from "../container-disk-source.js";
 import { RegistryImageSource, type RegistryImageSourceOptions } from "../registry-image-source.js";
 
 export interface RegistryFixture {

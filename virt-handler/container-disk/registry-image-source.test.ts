@@ -5,9 +5,9 @@ import assert from "node:assert/strict";
 import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { buildIndex, LINUX_AMD64, LINUX_ARM64 } from "../../../test/oci-image/index.js";
+import { rawTar } from "../../oci-registry/testing/raw-tar.js";
+import { buildIndex, LINUX_AMD64, LINUX_ARM64 } from "../../test/oci-image/index.js";
 import type { RegistryImageSourceOptions } from "./registry-image-source.js";
-import { rawTar } from "./testing/raw-tar.js";
 import {
   blobDataPath,
   diskEntries,

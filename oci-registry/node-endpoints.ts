@@ -2,9 +2,9 @@
 // image's host (or _default), else registries.conf when a [[registry]] matches, else the host itself.
 // Both are read on every pull, so a changed configuration applies without a restart (as in containerd).
 import { readFile } from "node:fs/promises";
-import { ContainerDiskError } from "../container-disk-source.js";
 import { hostsDirectoryEndpoints } from "./hosts-toml.js";
 import type { ImageReference } from "./image-reference.js";
+import { OciImageError } from "./oci-image-error.js";
 import { parseRegistriesConf, registriesConfDecision } from "./registries-conf.js";
 import { defaultEndpoint, type RegistryEndpoint } from "./registry-endpoint.js";
 
@@ -41,7 +41,7 @@ export async function nodeEndpoints(
   configuration: MirrorConfiguration,
 ): Promise<RegistryEndpoint[]> {
   const fail = (error: unknown) =>
-    new ContainerDiskError(
+    new OciImageError(
       "ImagePullFailed",
       image,
       `${image}: the node's registry configuration cannot be used: ${(error as Error).message}`,
@@ -60,7 +60,7 @@ export async function nodeEndpoints(
           reference,
         );
         if (decision.kind === "blocked") {
-          throw new ContainerDiskError(
+          throw new OciImageError(
             "ImagePullFailed",
             image,
             `${image}: pulling is blocked by ${configuration.registriesConf} (prefix ${decision.prefix})`,
@@ -70,7 +70,7 @@ export async function nodeEndpoints(
       }
     }
   } catch (error) {
-    if (error instanceof ContainerDiskError) throw error;
+    if (error instanceof OciImageError) throw error;
     throw fail(error);
   }
   return [defaultEndpoint(reference.registry, reference.repository)];

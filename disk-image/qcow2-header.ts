@@ -130,8 +130,11 @@ export function readQcow2Header(bytes: Buffer): Qcow2Header {
   return header;
 }
 
-/** Why an image with this header must not be given to QEMU, or undefined when nothing in it is followed. */
-export function qcow2Refusal(header: Qcow2Header): string | undefined {
+/**
+ * Why an image with this header must not be given to QEMU, or undefined when nothing in it is followed.
+ * `reader` names who refuses features it does not know, in that refusal's text.
+ */
+export function qcow2Refusal(header: Qcow2Header, reader = "this reader"): string | undefined {
   if (header.backingFile !== undefined) return `names a backing file ${header.backingFile}`;
   if (header.externalDataFile || header.dataFileName !== undefined) {
     return `uses an external data file${header.dataFileName === undefined ? "" : ` ${header.dataFileName}`}`;
@@ -140,7 +143,7 @@ export function qcow2Refusal(header: Qcow2Header): string | undefined {
     return `names a backing file format (${header.backingFormat}), which only a backing file uses`;
   }
   if (header.unknownIncompatibleFeatures !== 0n) {
-    return `uses incompatible features unknown to virt-handler (0x${header.unknownIncompatibleFeatures.toString(16)})`;
+    return `uses incompatible features unknown to ${reader} (0x${header.unknownIncompatibleFeatures.toString(16)})`;
   }
   return undefined;
 }

@@ -3,9 +3,9 @@ import { lstat, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { after, beforeEach, describe, it } from "node:test";
-import { type TarEntry, tarChunks } from "../../../test/oci-image/index.js";
-import { ContainerDiskError } from "../container-disk-source.js";
+import { type TarEntry, tarChunks } from "../test/oci-image/index.js";
 import { LayerUnpacker, sealTree } from "./layer-unpack.js";
+import { OciImageError } from "./oci-image-error.js";
 import { readTar } from "./tar-reader.js";
 import { chunked, type RawEntry, rawTar } from "./testing/raw-tar.js";
 
@@ -43,7 +43,12 @@ describe("LayerUnpacker", () => {
     work.push(base);
     root = join(base, "rootfs");
     await mkdir(root);
-    unpacker = new LayerUnpacker({ image: "reg.local/test:1", root, maxUnpackedBytes: 10_000 });
+    unpacker = new LayerUnpacker({
+      image: "reg.local/test:1",
+      root,
+      maxUnpackedBytes: 10_000,
+      strictDirectories: ["disk"],
+    });
   });
   after(async () => {
     for (const base of work) await rm(base, { recursive: true, force: true });
@@ -174,7 +179,7 @@ describe("LayerUnpacker", () => {
     it(`refuses ${what}`, async () => {
       await assert.rejects(
         run,
-        (e: unknown) => e instanceof ContainerDiskError && e.reason === "InvalidImage" && why.test(e.message),
+        (e: unknown) => e instanceof OciImageError && e.reason === "InvalidImage" && why.test(e.message),
       );
     });
   }

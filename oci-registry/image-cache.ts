@@ -1,17 +1,18 @@
 // The node's cache of pulled images, keyed by image manifest digest:
 //
 //   <cache>/images/sha256-<hex>/rootfs/...    the unpacked file system (files 0444, directories 0555)
-//   <cache>/images/sha256-<hex>/image.json    CachedImageRecord
+//   <cache>/images/sha256-<hex>/image.json    CachedImageRecord, with the caller's facts about the image
 //   <cache>/tmp/<random>/                     pulls in progress
 //
 // A pull builds everything under tmp/ and renames the finished directory into images/, so a crash never
 // leaves a half-written image where a reader looks; tmp/ is emptied when the cache starts. Removing an
-// image never breaks a VM: VMs use hard links to the files they were given (storage/pin-image-file.ts).
+// image never breaks a user of its files who hard-linked them (virt-handler pins a VM's files so).
 import { randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
-export interface CachedImageRecord {
+/** What every record holds; the caller's facts (RegistryPuller's `inspect`) sit beside these fields. */
+export interface BaseImageRecord {
   /** The reference it was last resolved as, in one spelling. */
   reference: string;
   /** Every reference (tag) it was resolved as: IfNotPresent finds tags here. */
@@ -20,11 +21,6 @@ export interface CachedImageRecord {
   digest: string;
   /** The digests it was reached through (index, manifest). */
   digests: string[];
-  /** The disk /disk holds, when it holds exactly one good one. */
-  disk?: string;
-  diskFormat?: "qcow2" | "raw";
-  /** Why /disk cannot be the disk (an image used with containerDisk.path only). */
-  diskProblem?: string;
   /** Symbolic links the layers had, left out of rootfs. */
   symlinks: Record<string, string>;
   /** Bytes of rootfs. */
@@ -33,11 +29,15 @@ export interface CachedImageRecord {
   lastUsed: string;
 }
 
+/** A record with the facts `Facts` the caller found in the unpacked image (trusted as written). */
+export type CachedImageRecord<Facts extends object = NoFacts> = BaseImageRecord & Facts;
+export type NoFacts = Record<never, never>;
+
 const RECORD = "image.json";
 
-function isRecord(value: unknown): value is CachedImageRecord {
+function isRecord<Facts extends object>(value: unknown): value is CachedImageRecord<Facts> {
   if (typeof value !== "object" || value === null) return false;
-  const record = value as Partial<CachedImageRecord>;
+  const record = value as Partial<BaseImageRecord>;
   return (
     typeof record.digest === "string" &&
     /^sha256:[a-f0-9]{64}$/.test(record.digest) &&
@@ -49,7 +49,7 @@ function isRecord(value: unknown): value is CachedImageRecord {
   );
 }
 
-export class ImageCache {
+export class ImageCache<Facts extends object = NoFacts> {
   readonly #directory: string;
   #started: Promise<void> | undefined;
 
@@ -83,10 +83,10 @@ export class ImageCache {
     return this.#started;
   }
 
-  async #read(name: string): Promise<CachedImageRecord | undefined> {
+  async #read(name: string): Promise<CachedImageRecord<Facts> | undefined> {
     try {
       const parsed: unknown = JSON.parse(await readFile(join(this.#images, name, RECORD), "utf8"));
-      return isRecord(parsed) && this.imageDirectory(parsed.digest) === join(this.#images, name)
+      return isRecord<Facts>(parsed) && this.imageDirectory(parsed.digest) === join(this.#images, name)
         ? parsed
         : undefined;
     } catch {
@@ -94,19 +94,19 @@ export class ImageCache {
     }
   }
 
-  async list(): Promise<CachedImageRecord[]> {
+  async list(): Promise<CachedImageRecord<Facts>[]> {
     await this.start();
     const records = await Promise.all((await readdir(this.#images)).map((name) => this.#read(name)));
     return records.filter((record) => record !== undefined);
   }
 
-  async byDigest(digest: string): Promise<CachedImageRecord | undefined> {
+  async byDigest(digest: string): Promise<CachedImageRecord<Facts> | undefined> {
     const direct = await this.#read(digest.replace(":", "-"));
     if (direct !== undefined) return direct;
     return (await this.list()).find((record) => record.digests.includes(digest));
   }
 
-  async byReference(reference: string): Promise<CachedImageRecord | undefined> {
+  async byReference(reference: string): Promise<CachedImageRecord<Facts> | undefined> {
     const matching = (await this.list()).filter((record) => record.references.includes(reference));
     return matching.sort((a, b) => b.lastUsed.localeCompare(a.lastUsed))[0];
   }
@@ -120,7 +120,7 @@ export class ImageCache {
   }
 
   /** Moves a finished pull (`temporary`, holding rootfs/) into place with its record. */
-  async publish(temporary: string, record: CachedImageRecord): Promise<void> {
+  async publish(temporary: string, record: CachedImageRecord<Facts>): Promise<void> {
     await writeFile(join(temporary, RECORD), `${JSON.stringify(record, null, 2)}\n`);
     const target = this.imageDirectory(record.digest);
     for (let attempt = 0; ; attempt++) {
@@ -143,11 +143,11 @@ export class ImageCache {
 
   /** Records a use (and the reference it was used as), replacing image.json atomically. */
   async touch(
-    record: CachedImageRecord,
+    record: CachedImageRecord<Facts>,
     reference: string,
     digests: readonly string[] = [],
-  ): Promise<CachedImageRecord> {
-    const updated: CachedImageRecord = {
+  ): Promise<CachedImageRecord<Facts>> {
+    const updated: CachedImageRecord<Facts> = {
       ...record,
       reference,
       references: [...new Set([...record.references, reference])],

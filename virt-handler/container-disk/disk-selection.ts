@@ -1,18 +1,31 @@
 // Which file of an unpacked image is the disk, as KubeVirt decides it: the containerDisk `path` when the
 // VMI gives one ("/" for kernelBoot images: the whole image, no disk), else the only entry of /disk
 // (KubeVirt's messages for none and for several). The disk must be a regular file of the image (not one of
-// the symbolic links the unpacker left out), and a qcow2 must name no other file (disk-format.ts).
+// the symbolic links the unpacker left out), and a qcow2 must name no other file (storage/disk-format.ts).
 import { lstat, readdir } from "node:fs/promises";
 import { join, posix } from "node:path";
-import { checkedDiskFormat } from "../../storage/disk-format.js";
-import { ContainerDiskError } from "../container-disk-source.js";
-import { openImageFile } from "../image-file.js";
-import { canonicalPathInImage, describePathInImage } from "../image-paths.js";
+import type { UnpackedTree } from "../../oci-registry/index.js";
+import { checkedDiskFormat } from "../storage/disk-format.js";
+import { ContainerDiskError } from "./container-disk-source.js";
+import { openImageFile } from "./image-file.js";
+import { canonicalPathInImage, describePathInImage } from "./image-paths.js";
 
 export interface DiskChoice {
   readonly disk?: string;
   readonly diskFormat?: "qcow2" | "raw";
 }
+
+/** What a pulled image's cache record keeps about /disk (found once, when the image is pulled). */
+export interface DiskFacts {
+  /** The disk /disk holds, when it holds exactly one good one. */
+  disk?: string;
+  diskFormat?: "qcow2" | "raw";
+  /** Why /disk cannot be the disk (an image used with containerDisk.path only). */
+  diskProblem?: string;
+}
+
+/** Where devices and FIFOs are refused while unpacking rather than left out: where the disk is. */
+export const DISK_DIRECTORY = "disk";
 
 export interface DiskRequest {
   readonly image: string;
@@ -78,4 +91,21 @@ export async function chooseDisk(request: DiskRequest): Promise<DiskChoice> {
       ? await onlyDiskEntry(request)
       : canonicalPathInImage(request.image, request.path);
   return checkedDisk(request, pathInImage);
+}
+
+/**
+ * The image's /disk disk, or why it has none: kept, not thrown, since a VMI naming containerDisk.path does
+ * not use /disk, so the image may still serve.
+ */
+export async function diskFacts(unpacked: UnpackedTree): Promise<DiskFacts> {
+  try {
+    const choice = await chooseDisk(unpacked);
+    const facts: DiskFacts = {};
+    if (choice.disk !== undefined) facts.disk = choice.disk;
+    if (choice.diskFormat !== undefined) facts.diskFormat = choice.diskFormat;
+    return facts;
+  } catch (error) {
+    if (!(error instanceof ContainerDiskError)) throw error;
+    return { diskProblem: error.message };
+  }
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { tarChunks } from "../../../test/oci-image/index.js";
+import { tarChunks } from "../test/oci-image/index.js";
 import { parsePaxRecords, readTar, TarFormatError } from "./tar-reader.js";
 import { chunked, rawTar } from "./testing/raw-tar.js";
 
