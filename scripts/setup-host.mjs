@@ -43,6 +43,7 @@ const PACKAGES = [
   "zstd", // zstd-compressed OCI layers in the image tests (test/oci-image/)
   "apache2-utils", // htpasswd: bcrypt lines for the registry tests with Basic auth
   "syslinux", // with mtools and dosfstools: the self-booting disk of the cirros stand-in (test/guest/bootable-disk.ts)
+  "syslinux-common", // its MBR code (/usr/lib/syslinux/mbr/mbr.bin): only recommended by syslinux
   "mtools",
   "dosfstools",
   "skopeo", // the images benchmark's reference puller (bench/images.ts)
