@@ -14,7 +14,17 @@ export {
   VALIDATING_WEBHOOK_CONFIGURATION,
   WEBHOOK_PATHS,
   type WebhookPath,
+  webhookRuleGroup,
 } from "./admission/webhook-endpoints.js";
+export {
+  CDI_GROUP,
+  CDI_VERSION,
+  DATA_VOLUME_PHASES,
+  type DataVolume,
+  DataVolumeKind,
+  type DataVolumePhase,
+  type DataVolumeStatus,
+} from "./cdi/data-volume.js";
 export { type Condition, ConditionSchema, type ConditionStatus } from "./core/condition.js";
 export type { LabelSelector } from "./core/label-selector.js";
 export type { ObjectMeta, OwnerReference } from "./core/object-meta.js";
@@ -72,7 +82,9 @@ export {
   VMIRS_CONDITION_TYPES,
 } from "./replicaset/virtual-machine-instance-replica-set.js";
 export {
+  dataVolumeKind,
   kubeVirtKind,
+  type StoredDataVolume,
   type StoredKubeVirt,
   type StoredVirtualMachine,
   type StoredVirtualMachineInstance,
@@ -83,11 +95,13 @@ export {
 } from "./resource-kinds.js";
 export type { SchemaValidator } from "./schema/validator.js";
 export type { Cause, CauseReason } from "./validation/cause.js";
+export { validateDataVolumeSpec } from "./validation/data-volume-validation.js";
 export { dns1123LabelErrors } from "./validation/dns-names.js";
 export { domainNameFor, MAX_DOMAIN_NAME_BYTES } from "./validation/domain-name-validation.js";
 export type { FeatureGateOptions } from "./validation/feature-gates-validation.js";
 export { validateHostFacingValues } from "./validation/host-facing-validation.js";
 export {
+  validateDataVolume,
   validateKubeVirt,
   validateVirtualMachine,
   validateVirtualMachineInstance,

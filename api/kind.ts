@@ -30,9 +30,10 @@ export interface Subresources {
 }
 
 export interface KindNames {
-  readonly group: typeof GROUP;
-  readonly version: typeof VERSION;
-  readonly apiVersion: typeof API_VERSION;
+  /** kubevirt.io, or the group of a kind KubeVirt relies on (CDI's cdi.kubevirt.io). */
+  readonly group: string;
+  readonly version: string;
+  readonly apiVersion: string;
   readonly kind: string;
   readonly listKind: string;
   readonly plural: string;
@@ -69,6 +70,9 @@ export type ObjectSchema<Spec extends TSchema, Status extends TSchema> = ReturnT
 >;
 
 export interface KindOptions<Spec extends TSchema, Status extends TSchema> {
+  /** kubevirt.io/v1 unless given. */
+  group?: string;
+  version?: string;
   kind: string;
   plural: string;
   shortNames: readonly string[];
@@ -84,10 +88,12 @@ export function defineKind<Spec extends TSchema, Status extends TSchema>(
   options: KindOptions<Spec, Status>,
 ): KindDefinition<Spec, Status> {
   const schema = objectSchema(options.spec, options.status);
+  const group = options.group ?? GROUP;
+  const version = options.version ?? VERSION;
   return {
-    group: GROUP,
-    version: VERSION,
-    apiVersion: API_VERSION,
+    group,
+    version,
+    apiVersion: `${group}/${version}`,
     kind: options.kind,
     listKind: `${options.kind}List`,
     plural: options.plural,

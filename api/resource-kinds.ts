@@ -5,6 +5,7 @@
  */
 import type { WithObjectMeta } from "../runtime/objects/kube-object.js";
 import { defineKind } from "../runtime/objects/resource-kind.js";
+import { type DataVolume, DataVolumeKind } from "./cdi/data-volume.js";
 import { type KubeVirt, KubeVirtKind } from "./kubevirt/kubevirt.js";
 import {
   type VirtualMachineInstanceReplicaSet,
@@ -17,6 +18,7 @@ export type StoredVirtualMachine = WithObjectMeta<VirtualMachine>;
 export type StoredVirtualMachineInstance = WithObjectMeta<VirtualMachineInstance>;
 export type StoredVirtualMachineInstanceReplicaSet = WithObjectMeta<VirtualMachineInstanceReplicaSet>;
 export type StoredKubeVirt = WithObjectMeta<KubeVirt>;
+export type StoredDataVolume = WithObjectMeta<DataVolume>;
 
 export const vmKind = defineKind<StoredVirtualMachine>(VirtualMachineKind);
 export const vmiKind = defineKind<StoredVirtualMachineInstance>(VirtualMachineInstanceKind);
@@ -24,3 +26,4 @@ export const vmirsKind = defineKind<StoredVirtualMachineInstanceReplicaSet>(
   VirtualMachineInstanceReplicaSetKind,
 );
 export const kubeVirtKind = defineKind<StoredKubeVirt>(KubeVirtKind);
+export const dataVolumeKind = defineKind<StoredDataVolume>(DataVolumeKind);

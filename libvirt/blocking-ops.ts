@@ -28,6 +28,10 @@ export const blockingOps = {
   reset: (domain: Pointer): number => check("virDomainReset", native.domainReset(domain, 0)),
   suspend: (domain: Pointer): number => check("virDomainSuspend", native.domainSuspend(domain)),
   resume: (domain: Pointer): number => check("virDomainResume", native.domainResume(domain)),
+  attachDevice: (domain: Pointer, xml: string, flags: number): number =>
+    check("virDomainAttachDeviceFlags", native.domainAttachDeviceFlags(domain, xml, flags)),
+  detachDeviceAlias: (domain: Pointer, alias: string, flags: number): number =>
+    check("virDomainDetachDeviceAlias", native.domainDetachDeviceAlias(domain, alias, flags)),
   undefine: (domain: Pointer, flags: number): number =>
     check("virDomainUndefineFlags", native.domainUndefineFlags(domain, flags)),
   readDomainByName: readDomainByName,

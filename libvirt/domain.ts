@@ -131,6 +131,22 @@ export class Domain {
     await this.#blocking("resume");
   }
 
+  /**
+   * Adds a device (its XML) to the running guest and/or the persistent definition (ModificationImpact);
+   * QEMU hotplugs it. A disk whose source names an fd group needs those files associated first.
+   */
+  async attachDevice(xml: string, impact: ModificationImpact): Promise<void> {
+    await this.#blocking("attachDevice", xml, impact);
+  }
+
+  /**
+   * Asks for the device with this alias to be removed. For a live guest the removal completes once the
+   * guest lets the device go (a device-removed event follows); libvirt waits a few seconds for it.
+   */
+  async detachDeviceAlias(alias: string, impact: ModificationImpact): Promise<void> {
+    await this.#blocking("detachDeviceAlias", alias, impact);
+  }
+
   async undefine(flags: UndefineFlags = UndefineFlags.None): Promise<void> {
     await this.#blocking("undefine", flags);
   }

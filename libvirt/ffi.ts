@@ -236,6 +236,12 @@ export const native = {
     "int virDomainGetGuestInfo(virDomain *dom, unsigned int types, _Out_ void **params, _Out_ int *nparams, unsigned int flags)",
   ),
   typedParamsFree: d<[Pointer, Int], void>("void virTypedParamsFree(void *params, int nparams)"),
+  domainAttachDeviceFlags: d<[Pointer, string, Int], Int>(
+    "int virDomainAttachDeviceFlags(virDomain *domain, const char *xml, unsigned int flags)",
+  ),
+  domainDetachDeviceAlias: d<[Pointer, string, Int], Int>(
+    "int virDomainDetachDeviceAlias(virDomain *domain, const char *alias, unsigned int flags)",
+  ),
   domainFDAssociate: d<[Pointer, string, Int, Int32Array, Int], Int>(
     "int virDomainFDAssociate(virDomain *domain, const char *name, unsigned int nfds, int *fds, unsigned int flags)",
   ),

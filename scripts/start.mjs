@@ -73,6 +73,12 @@ const imageMap = {
         VIRT_HANDLER_REGISTRY_HOSTS: join(dataDir, "registry-hosts"),
       },
     },
+    // CDI's importer (DataVolumes): a registry source is pulled through the node's mirror
+    // configuration, as virt-handler's pulls are.
+    "cdi-importer": {
+      command: [node, join(root, "dist", "cdi-importer", "main.js")],
+      env: { IMPORTER_REGISTRY_HOSTS: join(dataDir, "registry-hosts") },
+    },
   },
 };
 

@@ -30,6 +30,7 @@ const manager = leaderElectedManager({
 addVirtControllers(manager, {
   namespace: options.namespace,
   launcherImage: options.launcherImage,
+  importerImage: options.importerImage,
   clock: systemClock,
 });
 stopOnSignals(manager, log);

@@ -1,5 +1,6 @@
 import type { Clock, Manager } from "../runtime/index.js";
 import { ClusterConfig } from "./config/cluster-config.js";
+import { addDataVolumeController } from "./datavolume/data-volume-controller.js";
 import { kubeVirtKind, vmiKind } from "./kinds.js";
 import type { StartBackoffOptions } from "./vm/start-failure.js";
 import { addVmController } from "./vm/vm-controller.js";
@@ -11,6 +12,8 @@ export interface VirtControllerOptions {
   namespace: string;
   /** The launcher pod's image. */
   launcherImage: string;
+  /** The DataVolume importer pods' image; none: no DataVolume controller (tests of other parts). */
+  importerImage?: string;
   clock: Clock;
   workers?: { vm?: number; vmi?: number };
   /** Crash-loop back-off; default KubeVirt's. */
@@ -19,7 +22,7 @@ export interface VirtControllerOptions {
 
 /**
  * Adds virt-controller's parts to a manager: the configuration (KubeVirt CR) they share, the VM
- * and VMI controllers, and the VMI phase metrics. main.ts builds the manager around it; tests
+ * and VMI controllers, the DataVolume controller, and the VMI phase metrics. main.ts builds the manager around it; tests
  * run it in-process.
  */
 export function addVirtControllers(
@@ -39,6 +42,9 @@ export function addVirtControllers(
     clock: options.clock,
     ...(options.workers?.vmi ? { workers: options.workers.vmi } : {}),
   });
+  if (options.importerImage !== undefined) {
+    addDataVolumeController(manager, { importerImage: options.importerImage, clock: options.clock });
+  }
   new VmiPhaseMetrics(
     manager.registry,
     manager.informer(vmiKind),

@@ -26,6 +26,7 @@ import { efiFirmwareInstalled } from "./converter/index.js";
 import { ConverterDomainFactory } from "./domain/converter-domain-factory.js";
 import { launcherCpuShares } from "./domain/cpu-weight.js";
 import { DomainLifecycle } from "./domain/domain-lifecycle.js";
+import { HotplugDisks } from "./domain/hotplug-disks.js";
 import { checkSocketPathsFit } from "./domain/socket-paths.js";
 import type { VmiDomainFactory } from "./domain/vmi-domain-factory.js";
 import { followLibvirt } from "./follow-libvirt.js";
@@ -185,6 +186,7 @@ function wire(
     podVolumes: (vmi) => podVolumes.of(vmi),
     podNetworks,
     runningCpuShares: (vmi) => launcherCpuShares(launcherPod(vmi)),
+    hotplug: new HotplugDisks({ podVolumes }),
   });
   const guestAgent = new GuestAgentMonitor({
     connection,

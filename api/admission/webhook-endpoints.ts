@@ -18,6 +18,7 @@ export const WEBHOOK_PATHS = {
   vmiValidate: "/virtualmachineinstances-validate",
   vmirsValidate: "/virtualmachinereplicaset-validate",
   kubevirtValidate: "/kubevirt-validate",
+  dataVolumeValidate: "/datavolume-validate",
 } as const;
 
 export type WebhookPath = (typeof WEBHOOK_PATHS)[keyof typeof WEBHOOK_PATHS];
@@ -27,12 +28,13 @@ export interface AdmissionWebhook {
   /** The webhook's name in its configuration. */
   readonly name: string;
   readonly path: WebhookPath;
-  /** The kubevirt.io/v1 resource its rule matches. */
+  /** The resource its rule matches: kubevirt.io/v1, or CDI's cdi.kubevirt.io/v1beta1 DataVolumes. */
   readonly resource:
     | "virtualmachines"
     | "virtualmachineinstances"
     | "virtualmachineinstancereplicasets"
-    | "kubevirts";
+    | "kubevirts"
+    | "datavolumes";
   readonly operations: readonly ("CREATE" | "UPDATE")[];
 }
 
@@ -95,4 +97,19 @@ export const ADMISSION_WEBHOOKS: readonly AdmissionWebhook[] = [
     resource: "kubevirts",
     operations: ["CREATE", "UPDATE"],
   },
+  {
+    // CDI's own validator has this name; kubevirt-ts serves DataVolumes itself.
+    type: "validating",
+    name: "datavolume-validate.cdi.kubevirt.io",
+    path: WEBHOOK_PATHS.dataVolumeValidate,
+    resource: "datavolumes",
+    operations: ["CREATE", "UPDATE"],
+  },
 ];
+
+/** The API group and version of the resource a webhook's rule matches. */
+export function webhookRuleGroup(webhook: AdmissionWebhook): { group: string; version: string } {
+  return webhook.resource === "datavolumes"
+    ? { group: "cdi.kubevirt.io", version: "v1beta1" }
+    : { group: "kubevirt.io", version: "v1" };
+}

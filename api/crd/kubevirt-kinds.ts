@@ -1,4 +1,5 @@
 import type { TSchema } from "@sinclair/typebox";
+import { DataVolumeKind } from "../cdi/data-volume.js";
 import type { KindDefinition } from "../kind.js";
 import { KubeVirtKind } from "../kubevirt/kubevirt.js";
 import { VirtualMachineInstanceMigrationKind } from "../migration/virtual-machine-instance-migration.js";
@@ -6,11 +7,15 @@ import { VirtualMachineInstanceReplicaSetKind } from "../replicaset/virtual-mach
 import { VirtualMachineKind } from "../vm/virtual-machine.js";
 import { VirtualMachineInstanceKind } from "../vmi/virtual-machine-instance.js";
 
-/** Every kubevirt.io/v1 kind kubevirt-ts serves, in the order their CRDs are listed. */
+/**
+ * Every kubevirt.io/v1 kind kubevirt-ts serves, in the order their CRDs are listed, and CDI's
+ * DataVolume (cdi.kubevirt.io/v1beta1), which kubevirt-ts serves itself (there is no separate CDI).
+ */
 export const KUBEVIRT_KINDS: readonly KindDefinition<TSchema, TSchema>[] = [
   KubeVirtKind,
   VirtualMachineKind,
   VirtualMachineInstanceKind,
   VirtualMachineInstanceMigrationKind,
   VirtualMachineInstanceReplicaSetKind,
+  DataVolumeKind,
 ];

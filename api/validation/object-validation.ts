@@ -1,4 +1,5 @@
 import type { Static, TSchema } from "@sinclair/typebox";
+import { DataVolumeKind } from "../cdi/data-volume.js";
 import type { KindDefinition } from "../kind.js";
 import { KubeVirtKind } from "../kubevirt/kubevirt.js";
 import { VirtualMachineInstanceMigrationKind } from "../migration/virtual-machine-instance-migration.js";
@@ -6,6 +7,7 @@ import { VirtualMachineInstanceReplicaSetKind } from "../replicaset/virtual-mach
 import { VirtualMachineKind } from "../vm/virtual-machine.js";
 import { VirtualMachineInstanceKind } from "../vmi/virtual-machine-instance.js";
 import { type Cause, invalid } from "./cause.js";
+import { validateDataVolumeSpec } from "./data-volume-validation.js";
 import { validateDomainName } from "./domain-name-validation.js";
 import { type FeatureGateOptions, validateFeatureGatedFields } from "./feature-gates-validation.js";
 import {
@@ -53,7 +55,10 @@ export function validateVirtualMachine(
     return [
       // The VM's name becomes its VMI's, and so its domain's.
       ...validateDomainName(vm.metadata),
-      ...validateVirtualMachineSpec("spec", vm.spec, options),
+      ...validateVirtualMachineSpec("spec", vm.spec, {
+        ...options,
+        namespace: options.namespace ?? vm.metadata?.namespace ?? "",
+      }),
       ...(templateSpec ? validateFeatureGatedFields("spec.template.spec", templateSpec, options) : []),
     ];
   });
@@ -80,4 +85,11 @@ export function validateVirtualMachineInstanceMigration(value: unknown): Cause[]
 
 export function validateKubeVirt(value: unknown): Cause[] {
   return validated(KubeVirtKind, value, (kubevirt) => validateKubeVirtSpec("spec", kubevirt.spec));
+}
+
+/** A DataVolume: its shape, and what kubevirt-ts's importer can do (data-volume-validation.ts). */
+export function validateDataVolume(value: unknown): Cause[] {
+  return validated(DataVolumeKind, value, (dv) =>
+    validateDataVolumeSpec("spec", dv.spec, dv.metadata?.namespace ?? ""),
+  );
 }

@@ -1,5 +1,6 @@
 import type { VirtualMachineSpec } from "../vm/vm-spec.js";
 import { type Cause, forbidden, invalid, required } from "./cause.js";
+import { validateDataVolumeSpec } from "./data-volume-validation.js";
 import { child, index } from "./field-path.js";
 import { validateVirtualMachineInstanceSpec } from "./vmi-spec-validation.js";
 
@@ -7,6 +8,8 @@ import { validateVirtualMachineInstanceSpec } from "./vmi-spec-validation.js";
 export interface VirtualMachineValidationOptions {
   readonly featureGates?: readonly string[];
   readonly bindingPlugins?: readonly string[];
+  /** The VM's namespace, where its DataVolumes' clone sources must be. */
+  readonly namespace?: string;
 }
 
 /**
@@ -19,7 +22,10 @@ export function validateVirtualMachineSpec(
   spec: VirtualMachineSpec,
   options: VirtualMachineValidationOptions = {},
 ): Cause[] {
-  const causes = [...validateRunStrategy(field, spec, options), ...validateDataVolumeTemplates(field, spec)];
+  const causes = [
+    ...validateRunStrategy(field, spec, options),
+    ...validateDataVolumeTemplates(field, spec, options),
+  ];
   const templateSpec = spec.template.spec;
   if (templateSpec === undefined) causes.push(required(child(field, "template", "spec")));
   else causes.push(...validateVirtualMachineInstanceSpec(child(field, "template", "spec"), templateSpec));
@@ -67,7 +73,11 @@ function validateRunStrategy(
   return [];
 }
 
-function validateDataVolumeTemplates(field: string, spec: VirtualMachineSpec): Cause[] {
+function validateDataVolumeTemplates(
+  field: string,
+  spec: VirtualMachineSpec,
+  options: VirtualMachineValidationOptions,
+): Cause[] {
   const templatesField = child(field, "dataVolumeTemplates");
   const dataVolumes = new Set(
     (spec.template.spec?.volumes ?? []).flatMap((volume) => volume.dataVolume?.name ?? []),
@@ -92,6 +102,9 @@ function validateDataVolumeTemplates(field: string, spec: VirtualMachineSpec): C
         ),
       );
     }
+    causes.push(
+      ...validateDataVolumeSpec(child(templateField, "spec"), template.spec, options.namespace ?? ""),
+    );
   });
   return causes;
 }

@@ -5,8 +5,8 @@ import { Marker, ResourceList, StringEnum } from "../schema/kube-types.js";
 
 /**
  * `spec.dataVolumeTemplates[]`: CDI DataVolumes a VM creates for its volumes. The spec is CDI's
- * DataVolumeSpec, inlined here (its common sources, pvc and storage) so that manifests written
- * for KubeVirt apply; importing the data needs CDI, which kubevirt-ts does not ship.
+ * DataVolumeSpec (its common sources, pvc and storage), as manifests written for KubeVirt give it;
+ * api/cdi/data-volume.ts is the DataVolume kind itself.
  */
 
 const TypedReference = {
@@ -60,23 +60,27 @@ const DataVolumeSourceSchema = Type.Object({
   upload: Type.Optional(Marker()),
 });
 
+/** CDI's DataVolumeSpec: what a DataVolume and a VM's dataVolumeTemplates hold. */
+export const DataVolumeSpecSchema = Type.Object({
+  source: Type.Optional(DataVolumeSourceSchema),
+  sourceRef: Type.Optional(
+    Type.Object({ kind: Type.String(), name: Type.String(), namespace: Type.Optional(Type.String()) }),
+  ),
+  pvc: Type.Optional(ClaimSpecSchema),
+  storage: Type.Optional(ClaimSpecSchema),
+  contentType: Type.Optional(StringEnum(["kubevirt", "archive"])),
+  preallocation: Type.Optional(Type.Boolean()),
+  priorityClassName: Type.Optional(Type.String()),
+  checkpoints: Type.Optional(Type.Array(Type.Object({ current: Type.String(), previous: Type.String() }))),
+  finalCheckpoint: Type.Optional(Type.Boolean()),
+});
+export type DataVolumeSpec = Static<typeof DataVolumeSpecSchema>;
+
 export const DataVolumeTemplateSchema = Type.Object({
   apiVersion: Type.Optional(Type.String()),
   kind: Type.Optional(Type.String()),
   metadata: Type.Optional(TemplateMetadataSchema),
-  spec: Type.Object({
-    source: Type.Optional(DataVolumeSourceSchema),
-    sourceRef: Type.Optional(
-      Type.Object({ kind: Type.String(), name: Type.String(), namespace: Type.Optional(Type.String()) }),
-    ),
-    pvc: Type.Optional(ClaimSpecSchema),
-    storage: Type.Optional(ClaimSpecSchema),
-    contentType: Type.Optional(StringEnum(["kubevirt", "archive"])),
-    preallocation: Type.Optional(Type.Boolean()),
-    priorityClassName: Type.Optional(Type.String()),
-    checkpoints: Type.Optional(Type.Array(Type.Object({ current: Type.String(), previous: Type.String() }))),
-    finalCheckpoint: Type.Optional(Type.Boolean()),
-  }),
+  spec: DataVolumeSpecSchema,
   status: Type.Optional(Type.Union([Marker(), Type.Null()])),
 });
 export type DataVolumeTemplate = Static<typeof DataVolumeTemplateSchema>;

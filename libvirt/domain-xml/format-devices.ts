@@ -13,7 +13,13 @@ import type {
   Video,
 } from "./device-types.js";
 import { onOff, yesNo } from "./element-reader.js";
-import { textElement, type XmlElement, type XmlNode, xmlElement } from "./xml-element.js";
+import {
+  serializeXmlElement,
+  textElement,
+  type XmlElement,
+  type XmlNode,
+  xmlElement,
+} from "./xml-element.js";
 
 interface Identified {
   alias?: string;
@@ -30,6 +36,11 @@ function identity(device: Identified): Array<XmlElement | undefined> {
 
 function bootElement(order: number | undefined): XmlElement | undefined {
   return order === undefined ? undefined : xmlElement("boot", { order });
+}
+
+/** One disk's XML, for virDomainAttachDeviceFlags (hotplug). */
+export function diskToXml(disk: Disk): string {
+  return serializeXmlElement(diskElement(disk));
 }
 
 function diskElement(disk: Disk): XmlElement {

@@ -3,6 +3,7 @@
 export * from "./device-types.js";
 export * from "./domain-types.js";
 export { enumValues } from "./enum-values.js";
+export { diskToXml } from "./format-devices.js";
 export { domainToXml, domainToXmlElement, QEMU_NAMESPACE } from "./format-domain.js";
 export { findMetadata, metadataChildText, metadataElement } from "./metadata.js";
 export { domainFromXml, domainFromXmlElement } from "./parse-domain.js";

@@ -9,7 +9,7 @@
  * build on each other.
  */
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,6 +30,23 @@ import { runVirtctl } from "./testing/virtctl-process.js";
 import { tinyVm } from "./testing/vm-manifests.js";
 
 const BOOT_MS = 120_000;
+
+/** The dev cluster's process: the child of start.mjs that runs dev-cluster/main.js. */
+function devClusterPid(startPid: number): number | undefined {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid !== startPid) continue;
+      const argv = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      if (argv.some((arg) => arg.endsWith("dev-cluster/main.js"))) return Number(entry);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return undefined;
+}
 const persistentVolumeKind = defineKind<IPersistentVolume>({
   group: "",
   version: "v1",
@@ -236,6 +253,28 @@ describe("VMs on PersistentVolumeClaims", { timeout: 900_000 }, () => {
     await apply(claim("late-claim"));
     await objects.waitForVmiPhase("vm-late", "Running", { timeoutMs: BOOT_MS });
     await objects.waitForVmStatus("vm-late", "Running", BOOT_MS);
+  });
+
+  test("kill -9 of the whole dev cluster: it comes back on its data dir, the VM ran on, its disk kept the marker", async () => {
+    const before = requireStack();
+    const id = domainId("vm-a");
+    const cluster = devClusterPid(before.pid);
+    assert.ok(cluster, "the dev cluster runs as start.mjs's child");
+    process.kill(cluster, "SIGKILL");
+    await before.exited;
+    before.client.close();
+    stack = await startKubevirtStack(workDir, { tag: "claims", timeoutMs: 300_000, again: before });
+    kubectl = new Kubectl(stack.kubeconfig, join(workDir, "kubectl-cache"));
+    objects = new RunObjects(stack.client, namespace);
+    await objects.waitForVmStatus("vm-a", "Running", BOOT_MS);
+    assert.equal(domainId("vm-a"), id, "the same QEMU ran on");
+    assert.equal((await readClaim("disk-a")).status?.phase, "Bound");
+    const console = await guestConsole("vm-a", undefined, true);
+    try {
+      assert.ok(await readMarker(console), "the marker is still on the disk");
+    } finally {
+      console.close();
+    }
   });
 
   test("deleting a VM keeps a claim it does not own; deleting the claim deletes its volume and data", async () => {

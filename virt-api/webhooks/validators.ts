@@ -7,6 +7,7 @@
 import {
   type Cause,
   type VirtualMachineValidationOptions,
+  validateDataVolume,
   validateKubeVirt,
   validateVirtualMachine,
   validateVirtualMachineInstance,
@@ -47,6 +48,11 @@ export const validatorsOf = {
   kubeVirt: {
     defaulter: defaultsOf.kubeVirt,
     validate: (object) => validateKubeVirt(object),
+  },
+  dataVolume: {
+    // DataVolumes have no defaults of ours (CDI's webhook does not default either).
+    defaulter: (object) => object,
+    validate: (object) => validateDataVolume(object),
   },
 } satisfies Record<string, ObjectValidator>;
 

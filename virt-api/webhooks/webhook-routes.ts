@@ -32,6 +32,7 @@ const VALIDATORS: readonly [WebhookPath, ObjectValidator][] = [
   [WEBHOOK_PATHS.vmiValidate, validatorsOf.virtualMachineInstance],
   [WEBHOOK_PATHS.vmirsValidate, validatorsOf.replicaSet],
   [WEBHOOK_PATHS.kubevirtValidate, validatorsOf.kubeVirt],
+  [WEBHOOK_PATHS.dataVolumeValidate, validatorsOf.dataVolume],
 ];
 
 export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookDependencies): void {

@@ -12,6 +12,7 @@ const base: PrintableStatusInput = {
   stopExpected: false,
   failures: 0,
   unboundClaims: false,
+  dataVolumes: "ready",
 };
 
 const unschedulable = [
@@ -40,6 +41,10 @@ describe("printableStatus: KubeVirt's rules, first match wins", () => {
     ["WaitingForVolumeBinding", { vmi: cachedVmi("Scheduling"), unboundClaims: true }],
     ["WaitingForVolumeBinding", { startExpected: true, unboundClaims: true }],
     ["Stopped", { unboundClaims: true }],
+    ["Provisioning", { dataVolumes: "provisioning" }],
+    ["Provisioning", { dataVolumes: "provisioning", unboundClaims: true }],
+    ["DataVolumeError", { dataVolumes: "error" }],
+    ["Running", { vmi: cachedVmi("Running"), dataVolumes: "error" }],
     ["Running", { vmi: cachedVmi("Running"), unboundClaims: true }],
     ["CrashLoopBackOff", { failures: 2 }],
     ["CrashLoopBackOff", { failures: 1, vmi: cachedVmi("Failed") }],

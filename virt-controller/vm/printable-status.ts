@@ -15,13 +15,15 @@ export interface PrintableStatusInput {
   failures: number;
   /** Some claim the VM's disks live on exists but is not bound yet. */
   unboundClaims: boolean;
+  /** What the VM's DataVolumes allow: its VMI waits while they provision or failed. */
+  dataVolumes: "ready" | "provisioning" | "error";
 }
 
 type Rule = [PrintableStatus, (input: PrintableStatusInput) => boolean];
 
 /**
  * KubeVirt's rules, in its order: the first that holds wins, Unknown otherwise. Statuses for
- * features kubevirt-ts does not have (migration, data volumes) never hold. An image pull
+ * features kubevirt-ts does not have (migration) never hold. An image pull
  * failure (of the launcher pod's kubelet, or of virt-handler pulling a containerDisk) shows as the
  * VMI's Synchronized reason says: ErrImagePull after a failed attempt, ImagePullBackOff while waiting.
  */
@@ -35,10 +37,12 @@ const RULES: readonly Rule[] = [
   ["Paused", ({ vmi }) => vmi !== undefined && phaseOf(vmi) === "Running" && paused(vmi)],
   ["Running", ({ vmi }) => vmi !== undefined && phaseOf(vmi) === "Running" && !paused(vmi)],
   ["ErrorPvcNotFound", ({ vmi }) => synchronizedFalse(vmi, "FailedPvcNotFound")],
+  ["DataVolumeError", ({ dataVolumes }) => dataVolumes === "error"],
   [
     "ErrorUnschedulable",
     ({ vmi }) => hasCondition(vmi?.status?.conditions, "PodScheduled", "False", "Unschedulable"),
   ],
+  ["Provisioning", ({ dataVolumes }) => dataVolumes === "provisioning"],
   [
     "WaitingForVolumeBinding",
     ({ vmi, startExpected, unboundClaims }) =>

@@ -1,4 +1,4 @@
-import { claimVolumesOf } from "../../api/index.js";
+import { claimVolumesOf, dataVolumeKind, type StoredDataVolume } from "../../api/index.js";
 import {
   type Clock,
   type Controller,
@@ -45,6 +45,7 @@ export function addVmController(manager: Manager, options: VmControllerOptions):
   const vms = manager.informer(vmKind);
   const vmis = manager.informer(vmiKind);
   const claims = manager.informer(persistentVolumeClaimKind);
+  const dataVolumes = manager.informer(dataVolumeKind);
   const clock = options.clock ?? systemClock;
   const expectations = new Expectations({ clock });
   const reconciler = new VmReconciler({
@@ -58,6 +59,7 @@ export function addVmController(manager: Manager, options: VmControllerOptions):
     expectations,
     ownWrites: new OwnWrites(),
     claims,
+    dataVolumes,
   });
   const controller = manager.controller({
     name: "vm",
@@ -67,6 +69,14 @@ export function addVmController(manager: Manager, options: VmControllerOptions):
   });
   controller.watch(vms);
   controller.watch(vmis, controllerOwnerKey<VirtualMachineInstance>(vmKind));
+  // A DataVolume's phase decides whether its VM may start (and what it shows).
+  controller.watch(dataVolumes, controllerOwnerKey<StoredDataVolume>(vmKind));
+  controller.watch(dataVolumes, (dv) =>
+    vms
+      .list()
+      .filter((vm) => vm.metadata?.namespace === dv.metadata?.namespace && usesClaim(vm, dv))
+      .map((vm) => `${vm.metadata?.namespace ?? ""}/${vm.metadata?.name ?? ""}`),
+  );
   // A claim binding (or appearing) changes what the VMs on it show.
   controller.watch(claims, (claim) =>
     vms

@@ -2,7 +2,9 @@ import type { IPersistentVolumeClaim } from "kubernetes-models/v1/PersistentVolu
 import {
   type ClusterDefaults,
   claimVolumesOf,
+  dataVolumeKind,
   effectiveRunStrategy,
+  type StoredDataVolume,
   type VirtualMachineSpec,
 } from "../../api/index.js";
 import {
@@ -27,6 +29,7 @@ import type { ClusterConfig, ClusterConfigSnapshot } from "../config/cluster-con
 import { type VirtualMachine, type VirtualMachineInstance, vmiKind, vmKind } from "../kinds.js";
 import { decideRunStrategy, type VmDecision } from "./run-strategy.js";
 import type { StartBackoffOptions } from "./start-failure.js";
+import { dataVolumesState, missingDataVolumes } from "./vm-data-volumes.js";
 import { computeVmStatus } from "./vm-status.js";
 import { describeCauses, renderVmi, validateForStart } from "./vmi-template.js";
 
@@ -45,6 +48,7 @@ export interface VmReconcilerDeps {
   ownWrites: OwnWrites;
   /** Claims, by `namespace/name`. */
   claims: Pick<SharedInformer<IPersistentVolumeClaim>, "get">;
+  dataVolumes: Pick<SharedInformer<StoredDataVolume>, "get">;
 }
 
 type Failure = { reason: string; message: string };
@@ -91,6 +95,11 @@ export class VmReconciler {
     let decision: VmDecision = expectations.satisfied(key) ? decideRunStrategy(vm, vmi, strategy, nowMs) : {};
     let failure = failureOf(request, vm, candidate, vmi, decision, config);
     if (failure) decision = withoutStart(decision);
+    await this.#createDataVolumes(request, vm, decision.start !== undefined);
+    const dataVolumes = dataVolumesState(vm, this.#deps.dataVolumes);
+    if (dataVolumes.kind !== "ready") decision = withoutStart(decision);
+    if (dataVolumes.kind === "error")
+      this.#deps.events.warning(vm, "FailedDataVolumeImport", dataVolumes.message);
     if (decision.switchToAlways) {
       await this.#switchToAlways(request, vm);
       return {};
@@ -114,10 +123,35 @@ export class VmReconciler {
       nowMs,
       backoff: this.#deps.backoff,
       unboundClaims: hasUnboundClaim(vm, this.#deps.claims),
+      dataVolumes: dataVolumes.kind,
     });
     await this.#writeStatus(request, vm, status);
     if (actionError) throw actionError;
     return decision.waitMs ? { requeueAfterMs: decision.waitMs } : {};
+  }
+
+  async #createDataVolumes(
+    request: ReconcileRequest,
+    vm: Frozen<VirtualMachine>,
+    starting: boolean,
+  ): Promise<void> {
+    const { client, events } = this.#deps;
+    for (const dataVolume of missingDataVolumes(vm, this.#deps.dataVolumes, starting)) {
+      const name = dataVolume.metadata?.name ?? "";
+      try {
+        await client.resource(dataVolumeKind).create(dataVolume);
+      } catch (error) {
+        if (isAlreadyExists(error)) continue; // made before, not in the cache yet
+        events.warning(
+          vm,
+          "FailedDataVolumeCreate",
+          `Error creating DataVolume ${name}: ${messageOf(error)}`,
+        );
+        throw error;
+      }
+      request.log.info({ dataVolume: name }, "created the VM's DataVolume");
+      events.normal(vm, "SuccessfulDataVolumeCreate", `Created DataVolume ${name}`);
+    }
   }
 
   async #act(

@@ -20,6 +20,7 @@ function input(extra: Partial<VmStatusInput>): VmStatusInput {
     nowMs: NOW,
     backoff: KUBEVIRT_START_BACKOFF,
     unboundClaims: false,
+    dataVolumes: "ready",
     ...extra,
   };
 }

@@ -27,6 +27,8 @@ export interface VmStatusInput {
   backoff: StartBackoffOptions;
   /** Some claim the VM's disks live on exists but is not bound yet. */
   unboundClaims: boolean;
+  /** What the VM's DataVolumes allow. */
+  dataVolumes: "ready" | "provisioning" | "error";
 }
 
 /** VM conditions the controller owns; every other VMI condition is mirrored onto the VM. */
@@ -63,6 +65,7 @@ export function computeVmStatus(input: VmStatusInput): VirtualMachineStatus {
     stopExpected: input.stopExpected,
     failures: startFailure?.consecutiveFailCount ?? 0,
     unboundClaims: input.unboundClaims,
+    dataVolumes: input.dataVolumes,
   });
   return status;
 }

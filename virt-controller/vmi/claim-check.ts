@@ -4,7 +4,12 @@
 // ReadWriteOnce claim; two guests writing one raw disk would corrupt it, so a second VMI on a claim
 // another VMI's launcher pod holds waits, saying which (FailedPvcInUse), until the first is gone.
 import type { IPersistentVolumeClaim } from "kubernetes-models/v1/PersistentVolumeClaim";
-import { claimVolumesOf, LABELS, type VirtualMachineInstanceSpec } from "../../api/index.js";
+import {
+  claimVolumesOf,
+  LABELS,
+  type StoredDataVolume,
+  type VirtualMachineInstanceSpec,
+} from "../../api/index.js";
 import type { Frozen, SharedInformer } from "../../runtime/index.js";
 import type { Pod, VirtualMachineInstance } from "../kinds.js";
 import { isFinal } from "../vmi-phase.js";
@@ -14,6 +19,16 @@ export const CLAIM_FAILURE_REASONS = {
   notFound: "FailedPvcNotFound",
   inUse: "FailedPvcInUse",
 } as const;
+
+/** KubeVirt's VMI condition while a DataVolume it runs on is not filled yet. */
+export const DATA_VOLUMES_READY = {
+  type: "DataVolumesReady",
+  notReady: "NotAllDVsReady",
+  ready: "AllDVsReady",
+};
+
+/** CDI phases in which a DataVolume's claim may be used (KubeVirt's rule). */
+const USABLE_DATA_VOLUME_PHASES = new Set(["Succeeded", "WaitForFirstConsumer", "PendingPopulation"]);
 
 /** The index of the claim informer and of launcher pods: `<namespace>/<claim name>`. */
 export const BY_CLAIM = "claim";
@@ -30,6 +45,7 @@ export interface ClaimCheckDeps {
   /** Launcher pods, indexed by BY_CLAIM. */
   readonly pods: Pick<SharedInformer<Pod>, "byIndex">;
   readonly vmis: Pick<SharedInformer<VirtualMachineInstance>, "get">;
+  readonly dataVolumes: Pick<SharedInformer<StoredDataVolume>, "get">;
 }
 
 /**
@@ -74,6 +90,20 @@ export function checkAndReserveClaims(
   const namespace = vmi.metadata?.namespace ?? "";
   const uid = vmi.metadata?.uid ?? "";
   const vmiKey = `${namespace}/${vmi.metadata?.name ?? ""}`;
+  const unfilled = (spec.volumes ?? []).flatMap((volume) => {
+    if (!volume.dataVolume) return [];
+    const dv = deps.dataVolumes.get(`${namespace}/${volume.dataVolume.name}`);
+    return dv !== undefined && !USABLE_DATA_VOLUME_PHASES.has(dv.status?.phase ?? "")
+      ? [volume.dataVolume.name]
+      : [];
+  });
+  if (unfilled.length > 0) {
+    return {
+      conditionType: DATA_VOLUMES_READY.type,
+      reason: DATA_VOLUMES_READY.notReady,
+      message: `Not all of the VMI's DVs are ready: ${unfilled.join(", ")}`,
+    };
+  }
   const exclusive: string[] = [];
   for (const { claimName } of claimVolumesOf(spec)) {
     const claimKey = `${namespace}/${claimName}`;

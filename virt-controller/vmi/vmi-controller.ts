@@ -1,4 +1,4 @@
-import { claimVolumesOf, LABELS } from "../../api/index.js";
+import { claimVolumesOf, dataVolumeKind, LABELS } from "../../api/index.js";
 import {
   byLabel,
   type Clock,
@@ -59,6 +59,7 @@ export function addVmiController(manager: Manager, options: VmiControllerOptions
     indexers: { [LAUNCHER_PODS_BY_VMI_UID]: byLabel<Pod>(LABELS.createdBy), [BY_CLAIM]: claimKeysOfPod },
   });
   const claims = manager.informer(persistentVolumeClaimKind);
+  const dataVolumes = manager.informer(dataVolumeKind);
   const vmisByClaim = (claimKey: string) => vmis.byIndex(VMIS_BY_CLAIM, claimKey);
   const clock = options.clock ?? systemClock;
   const expectations = new Expectations({ clock });
@@ -74,6 +75,7 @@ export function addVmiController(manager: Manager, options: VmiControllerOptions
     ownWrites: new OwnWrites(),
     claims,
     claimReservations: new ClaimReservations(),
+    dataVolumes,
   });
   const controller = manager.controller({
     name: "vmi",
@@ -85,6 +87,8 @@ export function addVmiController(manager: Manager, options: VmiControllerOptions
   controller.watch(pods, controllerOwnerKey<Pod>(vmiKind));
   // A claim that appears, or a pod that lets go of one, lets the VMIs waiting on it go on.
   controller.watch(claims, (claim) => keysOf(vmisByClaim(objectKey(claim))));
+  // A DataVolume's claim has its name: the VMIs waiting for it to be filled go on once it is.
+  controller.watch(dataVolumes, (dv) => keysOf(vmisByClaim(objectKey(dv))));
   controller.watch(pods, (pod) => claimKeysOfPod(pod).flatMap((key) => keysOf(vmisByClaim(key))));
   dependOnClusterConfig(controller, options.config, vmis);
   trackChildExpectations(pods, vmiKind, expectations);

@@ -10,7 +10,7 @@ import {
 } from "../../runtime/index.js";
 import type { Pod, VirtualMachineInstance } from "../kinds.js";
 import { isFinal, phaseOf } from "../vmi-phase.js";
-import { CLAIM_FAILURE_REASONS } from "./claim-check.js";
+import { CLAIM_FAILURE_REASONS, DATA_VOLUMES_READY } from "./claim-check.js";
 import {
   imagePullError,
   podDownReason,
@@ -47,10 +47,12 @@ const POD_CREATE_REASONS: ReadonlySet<string> = new Set([
   ...Object.values(CLAIM_FAILURE_REASONS),
 ]);
 
-/** A reason and message for the Synchronized=False condition. */
+/** A reason and message for the Synchronized=False condition (or another condition type). */
 export interface SyncFailure {
   reason: string;
   message: string;
+  /** Synchronized unless given (DataVolumesReady while a DataVolume is not filled yet). */
+  conditionType?: string;
 }
 
 /**
@@ -110,12 +112,28 @@ function pending(vmi: VirtualMachineInstance, input: LifecycleInput): void {
 function syncPodCreateFailure(vmi: VirtualMachineInstance, input: LifecycleInput): void {
   const failure = input.podCreateFailure;
   const synchronized = findCondition(vmi.status?.conditions, "Synchronized");
+  const type = failure?.conditionType ?? "Synchronized";
   if (failure) {
     // Visibly Pending, as with an invalid spec: the VMI waits for the next attempt.
     if (vmi.status) vmi.status.phase = "Pending";
-    syncCondition(vmi, "Synchronized", { status: "False", ...failure }, input);
-  } else if (POD_CREATE_REASONS.has(synchronized?.reason ?? ""))
-    syncCondition(vmi, "Synchronized", undefined, input);
+    syncCondition(vmi, type, { status: "False", reason: failure.reason, message: failure.message }, input);
+  }
+  if (type !== "Synchronized" || !failure) {
+    if (POD_CREATE_REASONS.has(synchronized?.reason ?? ""))
+      syncCondition(vmi, "Synchronized", undefined, input);
+  }
+  if (type !== DATA_VOLUMES_READY.type && (vmi.spec?.volumes ?? []).some((volume) => volume.dataVolume)) {
+    syncCondition(
+      vmi,
+      DATA_VOLUMES_READY.type,
+      {
+        status: "True",
+        reason: DATA_VOLUMES_READY.ready,
+        message: "All of the VMI's DVs are bound and not running",
+      },
+      input,
+    );
+  }
 }
 
 function scheduling(vmi: VirtualMachineInstance, input: LifecycleInput): void {

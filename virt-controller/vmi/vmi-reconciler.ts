@@ -53,6 +53,7 @@ export interface VmiReconcilerDeps {
   claims: ClaimCheckDeps["claims"];
   /** The ReadWriteOnce claims given to VMIs whose pods the cache may not show yet. */
   claimReservations: ClaimReservations;
+  dataVolumes: ClaimCheckDeps["dataVolumes"];
 }
 
 /**
@@ -96,7 +97,8 @@ export class VmiReconciler {
     let claimFailure: SyncFailure | undefined;
     if (config && spec && !pod && !invalidSpec && !vmi.metadata?.deletionTimestamp) {
       const { claims, claimReservations } = this.#deps;
-      claimFailure = checkAndReserveClaims(vmi, spec, { claims, pods, vmis }, claimReservations);
+      const { dataVolumes } = this.#deps;
+      claimFailure = checkAndReserveClaims(vmi, spec, { claims, pods, vmis, dataVolumes }, claimReservations);
       if (claimFailure === undefined) {
         const created = await this.#createPod(request, vmi, spec, {
           useEmulation: config.useEmulation,
@@ -198,7 +200,8 @@ export class VmiReconciler {
 
 /** The VMI's Synchronized condition already gives this failure (its event was sent then). */
 function saysAlready(vmi: Frozen<VirtualMachineInstance>, failure: SyncFailure): boolean {
-  const synchronized = vmi.status?.conditions?.find((condition) => condition.type === "Synchronized");
+  const type = failure.conditionType ?? "Synchronized";
+  const synchronized = vmi.status?.conditions?.find((condition) => condition.type === type);
   return synchronized?.reason === failure.reason && synchronized.message === failure.message;
 }
 

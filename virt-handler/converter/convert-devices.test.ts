@@ -7,7 +7,7 @@ import { nodeTapName } from "../network/tap-name.js";
 import { convert, type Devices, OPTIONS, refuses, spec, UID, withDisks } from "./testing/test-conversions.js";
 
 describe("storage", () => {
-  test("each bus, with target names counted per prefix, and a virtio-scsi controller for scsi", () => {
+  test("each bus, with target names counted per prefix, and always a virtio-scsi controller (hotplug)", () => {
     const domain = convert(
       withDisks([
         { name: "a", disk: { bus: "virtio" } },
@@ -34,7 +34,9 @@ describe("storage", () => {
       ],
     );
     assert.deepEqual(domain.devices.controllers, [{ type: "scsi", index: 0, model: "virtio-scsi" }]);
-    assert.equal(convert(withDisks([{ name: "a" }])).devices.controllers, undefined);
+    assert.deepEqual(convert(withDisks([{ name: "a" }])).devices.controllers, [
+      { type: "scsi", index: 0, model: "virtio-scsi" },
+    ]);
   });
 
   test("a whole disk: driver, readonly, bootOrder, serial, cache, io", () => {

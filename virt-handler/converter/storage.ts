@@ -130,7 +130,8 @@ export const configureStorage: Configurator = (domain, { spec, prepared }) => {
     disks.push(domainDisk(disk, volume, targetDeviceName(prefix, index), bus, device));
   }
   if (disks.length > 0) domain.devices.disks = disks;
-  if (disks.some((disk) => disk.target.bus === "scsi")) {
+  // Always one virtio-scsi controller, as KubeVirt's: hotplugged disks go on it while the VM runs.
+  {
     const scsi: Controller = { type: "scsi", index: 0, model: "virtio-scsi" };
     domain.devices.controllers = [...(domain.devices.controllers ?? []), scsi];
   }

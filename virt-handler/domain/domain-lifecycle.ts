@@ -18,6 +18,7 @@ import type { PodNetworks } from "../network/pod-networks.js";
 import type { LauncherPodVolumes } from "../storage/index.js";
 import { STARTING_CPU_SHARES } from "./cpu-weight.js";
 import { withHandlerTag } from "./domain-tag.js";
+import type { HotplugDisks } from "./hotplug-disks.js";
 import type { ObservedDomain } from "./observed-domain.js";
 import { VMI_UID_LENGTH } from "./socket-paths.js";
 import type { VmiDomainFactory } from "./vmi-domain-factory.js";
@@ -37,6 +38,8 @@ export interface DomainLifecycleOptions {
    * libvirt's default weight, boosted during the start all the same.
    */
   readonly runningCpuShares?: (vmi: Frozen<Vmi>) => number | undefined;
+  /** Hotplugged claim disks of running VMs; none: no hotplug (tests of other parts). */
+  readonly hotplug?: HotplugDisks;
 }
 
 /** libvirt's weight of a domain without `<cputune><shares>`. */
@@ -125,6 +128,14 @@ export class DomainLifecycle {
   #weigh(domain: Domain, vmi: Frozen<Vmi>): void {
     const shares = this.#options.runningCpuShares?.(vmi) ?? DEFAULT_CPU_SHARES;
     domain.setCpuShares(shares, ModificationImpact.Live | ModificationImpact.Config);
+  }
+
+  /**
+   * Attaches the hotplugged disks the VMI's spec added and detaches those it dropped (hotplug-disks.ts).
+   * True when the domain changed (its live definition must be read again).
+   */
+  async syncHotplug(vmi: Frozen<Vmi>, observed: ObservedDomain, log: Logger): Promise<boolean> {
+    return (await this.#options.hotplug?.sync(vmi, observed, log)) ?? false;
   }
 
   /** Finishes a running VM's pod network when a pass was cut short (virt-handler killed right after the start). */

@@ -18,6 +18,8 @@ export interface DomainFacts {
   /** The reason, libvirt's number for the state's reason enum (ShutoffReason, PausedReason, ...). */
   readonly reason: number;
   readonly interfaces: readonly NetworkInterface[];
+  /** The live disks that carry a VMI disk's alias (`ua-<name>`): their target device, by disk name. */
+  readonly disks?: ReadonlyMap<string, string>;
   /** The guest agent: connected per the live XML; its report added by the reconciler. */
   readonly agent?: GuestAgentFacts;
 }
@@ -93,6 +95,7 @@ function observed(
       state: state.state,
       reason: state.reason,
       interfaces: interfacesOf(definition),
+      disks: disksOf(definition),
       agent: { connected: agentChannelConnected(definition) },
     },
     definition,
@@ -117,4 +120,12 @@ export function isActive(facts: DomainFacts): boolean {
 function interfacesOf(definition: DomainDefinition | undefined): NetworkInterface[] {
   if (definition === undefined) return [];
   return [...(definition.devices.interfaces ?? []), ...passtNicsOf(definition)];
+}
+
+function disksOf(definition: DomainDefinition | undefined): ReadonlyMap<string, string> {
+  return new Map(
+    (definition?.devices.disks ?? []).flatMap((disk) =>
+      disk.alias?.startsWith("ua-") ? [[disk.alias.slice(3), disk.target.dev] as const] : [],
+    ),
+  );
 }

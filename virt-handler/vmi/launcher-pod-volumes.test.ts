@@ -45,7 +45,8 @@ function launcherPod(options: {
 function volumesOver(pods: Pod[]): KubeletPodVolumes {
   const store = new IndexedStore<Pod>({ [CREATED_BY_INDEX]: createdByIndexer });
   for (const pod of pods) store.set(`${pod.metadata?.namespace}/${pod.metadata?.name}`, pod as Frozen<Pod>);
-  return new KubeletPodVolumes({ podsDir: PODS_DIR, pods: store, claim: async () => undefined });
+  const cache = { byIndex: store.byIndex.bind(store), list: () => [...store.values()] };
+  return new KubeletPodVolumes({ podsDir: PODS_DIR, pods: cache, claim: async () => undefined });
 }
 
 function throwsReason(action: () => unknown, reason: string, message: RegExp): void {

@@ -24,6 +24,8 @@ export const DEFAULT_KUBELET_PODS_DIR = "/var/lib/kubelet/pods";
 
 const POD_UID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** KubeVirt's label of a hotplug attachment pod. */
+export const HOTPLUG_POD_LABEL = { key: "kubevirt.io", value: "hotplug-disk" } as const;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /** How the kubelet lays out a PersistentVolume it mounted for a pod, by volume plugin. */
@@ -36,7 +38,7 @@ export interface KubeletPodVolumesOptions {
   /** The kubelet's pods directory as this process sees it (--kubelet-pods-dir). */
   readonly podsDir: string;
   /** Pods of this node, indexed by CREATED_BY_INDEX (the pod informer's cache). */
-  readonly pods: Pick<SharedInformer<Pod>, "byIndex">;
+  readonly pods: Pick<SharedInformer<Pod>, "byIndex" | "list">;
   /** Reads a claim from the API; undefined when there is none. */
   readonly claim: (namespace: string, name: string) => Promise<IPersistentVolumeClaim | undefined>;
 }
@@ -58,7 +60,38 @@ export class KubeletPodVolumes {
   }
 
   async #claimVolume(vmi: Frozen<Vmi>, podVolumeName: string, claimName: string): Promise<ClaimVolume> {
-    const pod = this.#launcherPod(vmi, podVolumeName);
+    return this.claimVolumeOfPod(this.#launcherPod(vmi, podVolumeName), podVolumeName, claimName);
+  }
+
+  /**
+   * The VMI's hotplug attachment pods on this node (virt-controller's `hp-volume-*`, owned by the
+   * VMI), running, that mount `podVolumeName` from `claimName`: the newest first.
+   */
+  attachmentPodsWith(vmi: Frozen<Vmi>, podVolumeName: string, claimName: string): Frozen<Pod>[] {
+    const uid = vmi.metadata?.uid ?? "";
+    return this.#options.pods
+      .list()
+      .filter(
+        (pod) =>
+          pod.metadata?.namespace === vmi.metadata?.namespace &&
+          pod.metadata?.labels?.[HOTPLUG_POD_LABEL.key] === HOTPLUG_POD_LABEL.value &&
+          pod.metadata?.ownerReferences?.some((owner) => owner.uid === uid) === true &&
+          pod.status?.phase === "Running" &&
+          pod.spec?.volumes?.some(
+            (volume) =>
+              volume.name === podVolumeName && volume.persistentVolumeClaim?.claimName === claimName,
+          ) === true,
+      )
+      .sort((a, b) =>
+        (b.metadata?.creationTimestamp ?? "").localeCompare(a.metadata?.creationTimestamp ?? ""),
+      );
+  }
+
+  /** The pod's volume `podVolumeName` of claim `claimName` where the kubelet mounted it, with the claim's size. */
+  async claimVolumeOfPod(pod: Frozen<Pod>, podVolumeName: string, claimName: string): Promise<ClaimVolume> {
+    if (podVolumeName.length > 63 || !DNS1123_LABEL.test(podVolumeName)) {
+      throw new VmiConversionError("InvalidSpec", `"${podVolumeName}" is not a pod volume name`);
+    }
     const podName = pod.metadata?.name ?? "";
     const declared = pod.spec?.volumes?.find((volume) => volume.name === podVolumeName);
     if (declared?.persistentVolumeClaim?.claimName !== claimName) {

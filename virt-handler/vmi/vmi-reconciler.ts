@@ -55,6 +55,21 @@ type StepResult = { readonly again: true } | { readonly again: false; readonly r
 
 const AGAIN: StepResult = { again: true };
 const DONE: StepResult = { again: false, result: {} };
+/** How soon a hotplugged disk whose attachment pod is not ready yet is looked at again. */
+const HOTPLUG_RETRY_MS = 2000;
+
+/** A hotpluggable volume of the spec that the live domain does not have yet. */
+function hotplugPending(vmi: Frozen<Vmi>, observed: ObservedDomain): boolean {
+  const live = observed.facts.disks ?? new Map<string, string>();
+  const disks = new Set((vmi.spec.domain.devices.disks ?? []).map((disk) => disk.name));
+  return (vmi.spec.volumes ?? []).some(
+    (volume) =>
+      (volume.persistentVolumeClaim?.hotpluggable === true || volume.dataVolume?.hotpluggable === true) &&
+      disks.has(volume.name) &&
+      !live.has(volume.name),
+  );
+}
+
 /** Define + start, then write: one reconcile never needs more steps than this. */
 const MAX_STEPS = 4;
 
@@ -80,6 +95,7 @@ export class VmiReconciler {
       metadata: { name: request.name, ...(request.namespace ? { namespace: request.namespace } : {}) },
     });
     const held: { observed: ObservedDomain | undefined } = { observed: await this.#observe(domainName) };
+    let hotplugRetry: ReconcileResult | undefined;
     try {
       const stale = held.observed;
       if (stale !== undefined && stale.identity?.uid !== vmi?.metadata?.uid) {
@@ -100,17 +116,45 @@ export class VmiReconciler {
       if (facts !== undefined && facts.state !== DomainState.Shutoff && facts.state !== DomainState.Crashed) {
         await this.#deps.lifecycle.ensureNetwork(vmi, log);
         if (held.observed !== undefined) this.#deps.lifecycle.ensureCpuWeight(held.observed, vmi, log);
+        if (held.observed !== undefined && vmi.status?.phase === "Running") {
+          const hotplugged = await this.#syncHotplug(vmi, held.observed, log);
+          if (hotplugged.changed) {
+            held.observed.handle.free();
+            held.observed = await this.#observe(domainName);
+          }
+          if (hotplugged.retry) hotplugRetry = { requeueAfterMs: HOTPLUG_RETRY_MS };
+        }
       }
       for (let step = 0; step < MAX_STEPS; step += 1) {
         const decision = decide(await this.#decisionInput(vmi, held.observed));
         const outcome = await this.#execute(decision, vmi, held.observed, request);
-        if (!outcome.again) return outcome.result;
+        if (!outcome.again)
+          return hotplugRetry && !outcome.result.requeueAfterMs ? hotplugRetry : outcome.result;
         held.observed?.handle.free();
         held.observed = await this.#observe(domainName);
       }
       throw new Error(`the VMI's domain kept changing: gave up after ${MAX_STEPS} steps`);
     } finally {
       held.observed?.handle.free();
+    }
+  }
+
+  /**
+   * Hotplug: what the spec added or dropped reaches the guest. A disk that cannot be attached yet (its
+   * attachment pod is not running here, its claim not mounted) is tried again shortly, and said in an event.
+   */
+  async #syncHotplug(
+    vmi: Frozen<Vmi>,
+    observed: ObservedDomain,
+    log: Logger,
+  ): Promise<{ changed: boolean; retry: boolean }> {
+    try {
+      const changed = await this.#deps.lifecycle.syncHotplug(vmi, observed, log);
+      return { changed, retry: hotplugPending(vmi, observed) && !changed };
+    } catch (error) {
+      log.warn({ err: error }, "hotplugging a volume failed");
+      this.#deps.events.warning(vmi, "HotplugFailed", `hotplugging a volume failed: ${messageOf(error)}`);
+      return { changed: false, retry: true };
     }
   }
 

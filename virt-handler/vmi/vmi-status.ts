@@ -94,6 +94,8 @@ export function runningStatus(
     ? setCondition(status.conditions, pausedCondition(facts.reason), now)
     : removeCondition(status.conditions, VMI_CONDITION_TYPES.paused);
   status.interfaces = interfaceStatuses(vmi, facts.interfaces, podIPs);
+  const volumeStatus = hotplugVolumeStatus(vmi, status.volumeStatus, facts.disks);
+  if (volumeStatus !== undefined) status.volumeStatus = volumeStatus;
   applyGuestAgentStatus(status, facts.agent, now);
   return status;
 }
@@ -190,4 +192,37 @@ export function interfaceStatuses(
     }
     return entry;
   });
+}
+
+type VolumeStatus = NonNullable<VmiStatus["volumeStatus"]>[number];
+
+/**
+ * Each hotplugged volume the live domain has is Ready, at its target (KubeVirt's words); what
+ * virt-controller recorded for it (the claim, the attachment pod) is kept. Undefined: nothing to say.
+ */
+function hotplugVolumeStatus(
+  vmi: Frozen<Vmi>,
+  current: readonly VolumeStatus[] | undefined,
+  liveDisks: ReadonlyMap<string, string> | undefined,
+): VolumeStatus[] | undefined {
+  const hotplugged = (vmi.spec.volumes ?? []).filter(
+    (volume) =>
+      volume.persistentVolumeClaim?.hotpluggable === true || volume.dataVolume?.hotpluggable === true,
+  );
+  if (hotplugged.length === 0 || liveDisks === undefined) return undefined;
+  const entries = (current ?? []).map((entry) => structuredClone(entry) as VolumeStatus);
+  for (const volume of hotplugged) {
+    const target = liveDisks.get(volume.name);
+    if (target === undefined) continue;
+    const ready = {
+      target,
+      phase: "Ready",
+      reason: "VolumeReady",
+      message: `Successfully attach hotplugged volume ${volume.name} to VM`,
+    };
+    const existing = entries.find((entry) => entry.name === volume.name);
+    if (existing) Object.assign(existing, ready);
+    else entries.push({ name: volume.name, ...ready });
+  }
+  return entries;
 }

@@ -1,10 +1,9 @@
 import {
   ADMISSION_WEBHOOKS,
   type AdmissionWebhook,
-  GROUP,
   MUTATING_WEBHOOK_CONFIGURATION,
   VALIDATING_WEBHOOK_CONFIGURATION,
-  VERSION,
+  webhookRuleGroup,
 } from "../../api/index.js";
 import type { ManagedObject } from "./install-strategy.js";
 import { COMPONENT_LABEL, managedMetadata } from "./object-metadata.js";
@@ -55,8 +54,8 @@ function webhooksOf(context: RenderContext, type: AdmissionWebhook["type"]): Rec
     rules: [
       {
         operations: [...webhook.operations],
-        apiGroups: [GROUP],
-        apiVersions: [VERSION],
+        apiGroups: [webhookRuleGroup(webhook).group],
+        apiVersions: [webhookRuleGroup(webhook).version],
         resources: [webhook.resource],
       },
     ],

@@ -51,11 +51,36 @@ const cluster: PolicyRule[] = [
     verbs: ["list", "watch", "create", "delete"],
   },
   {
+    // datavolume/data-volume-reconciler.ts: reads its importer pod (importer-<name>) by name; importer
+    // pods are not watched (a running import is polled).
+    apiGroups: [CORE_GROUP],
+    resources: ["pods"],
+    verbs: ["get"],
+  },
+  {
     // vmi/claim-check.ts, vm/vm-reconciler.ts: the claims VMs' disks live on (list, watch): a VMI
     // waits for a missing or busy claim; a VM shows WaitingForVolumeBinding while one is unbound.
     apiGroups: [CORE_GROUP],
     resources: ["persistentvolumeclaims"],
     verbs: ["list", "watch"],
+  },
+  {
+    // datavolume/data-volume-reconciler.ts: a DataVolume's claim, owned by it.
+    apiGroups: [CORE_GROUP],
+    resources: ["persistentvolumeclaims"],
+    verbs: ["create"],
+  },
+  {
+    // datavolume/: the DataVolumes it fills (CDI's part), and vm/: those a VM's dataVolumeTemplates make.
+    apiGroups: ["cdi.kubevirt.io"],
+    resources: ["datavolumes"],
+    verbs: ["get", "list", "watch", "create"],
+  },
+  {
+    // datavolume/data-volume-reconciler.ts: phase, progress, conditions.
+    apiGroups: ["cdi.kubevirt.io"],
+    resources: ["datavolumes/status"],
+    verbs: ["update"],
   },
   {
     // vmi/service-account-pull-secrets.ts: the launcher pod's service account's imagePullSecrets,

@@ -81,9 +81,10 @@ describe("renderStrategy: objects and order", () => {
     assert.deepEqual(runs, order, "each kind in one run, in apply order");
   });
 
-  test("the kubevirt.io CRDs of api/, without KubeVirt's own", () => {
+  test("the kubevirt.io CRDs of api/ (and CDI's DataVolume), without KubeVirt's own", () => {
     const crds = strategy.objects.filter((object) => object.kind === "CustomResourceDefinition");
     assert.deepEqual(crds.map((crd) => crd.metadata.name).sort(), [
+      "datavolumes.cdi.kubevirt.io",
       "virtualmachineinstancemigrations.kubevirt.io",
       "virtualmachineinstancereplicasets.kubevirt.io",
       "virtualmachineinstances.kubevirt.io",
@@ -192,6 +193,8 @@ describe("renderStrategy: the workloads", () => {
       "kubevirt",
       "--launcher-image",
       "ghcr.io/kubevirt-ts/virt-launcher:v0.1.0",
+      "--importer-image",
+      "ghcr.io/kubevirt-ts/cdi-importer:v0.1.0",
       "--address",
       "$(POD_IP)",
     ]);

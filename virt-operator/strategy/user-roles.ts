@@ -19,6 +19,10 @@ const USER_RESOURCES = [
   "virtualmachineinstancemigrations",
 ];
 
+/** CDI's kinds, which kubevirt-ts serves itself (CDI's own cdi.kubevirt.io:* roles aggregate them so). */
+const CDI_GROUP = "cdi.kubevirt.io";
+const CDI_RESOURCES = ["datavolumes"];
+
 const READ = ["get", "list", "watch"];
 const WRITE = ["create", "update", "patch", "delete"];
 
@@ -63,6 +67,7 @@ export const USER_ROLES: readonly UserRole[] = [
         resources: USER_RESOURCES,
         verbs: [...READ, ...WRITE, "deletecollection"],
       },
+      { apiGroups: [CDI_GROUP], resources: CDI_RESOURCES, verbs: [...READ, ...WRITE, "deletecollection"] },
     ],
   },
   {
@@ -71,6 +76,7 @@ export const USER_ROLES: readonly UserRole[] = [
     rules: [
       ...SUBRESOURCE_RULES,
       { apiGroups: [KUBEVIRT_GROUP], resources: USER_RESOURCES, verbs: [...READ, ...WRITE] },
+      { apiGroups: [CDI_GROUP], resources: CDI_RESOURCES, verbs: [...READ, ...WRITE] },
     ],
   },
   {
@@ -88,6 +94,7 @@ export const USER_ROLES: readonly UserRole[] = [
         verbs: ["get"],
       },
       { apiGroups: [KUBEVIRT_GROUP], resources: USER_RESOURCES, verbs: READ },
+      { apiGroups: [CDI_GROUP], resources: CDI_RESOURCES, verbs: READ },
     ],
   },
 ];

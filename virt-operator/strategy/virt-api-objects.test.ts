@@ -120,8 +120,8 @@ describe("renderStrategy: virt-api", () => {
       assert.deepEqual(webhook.rules, [
         {
           operations: [...expected.operations],
-          apiGroups: ["kubevirt.io"],
-          apiVersions: ["v1"],
+          apiGroups: [expected.resource === "datavolumes" ? "cdi.kubevirt.io" : "kubevirt.io"],
+          apiVersions: [expected.resource === "datavolumes" ? "v1beta1" : "v1"],
           resources: [expected.resource],
         },
       ]);
@@ -132,6 +132,7 @@ describe("renderStrategy: virt-api", () => {
     }
     const resources = new Set([...mutating, ...validating].flatMap((webhook) => webhook.rules[0]?.resources));
     assert.deepEqual([...resources].sort(), [
+      "datavolumes",
       "kubevirts",
       "virtualmachineinstancereplicasets",
       "virtualmachineinstances",

@@ -15,6 +15,8 @@ import { CONTROLLER_SERVICE_ACCOUNT } from "./service-accounts.js";
 
 export const VIRT_CONTROLLER = "virt-controller";
 export const VIRT_LAUNCHER = "virt-launcher";
+/** CDI's importer image name: kubevirt-ts fills DataVolumes itself. */
+export const CDI_IMPORTER = "cdi-importer";
 
 /**
  * virt-controller: leader-elected, so its replicas (2 by default, KubeVirt's `infra.replicas`)
@@ -52,6 +54,8 @@ export function renderVirtControllerDeployment(context: RenderContext): ManagedO
                 context.namespace,
                 "--launcher-image",
                 componentImage(context, VIRT_LAUNCHER),
+                "--importer-image",
+                componentImage(context, CDI_IMPORTER),
                 // The health and metrics servers listen on 0.0.0.0 unless told otherwise:
                 // components bind their pod IP (two replicas never collide on the dev cluster's
                 // shared loopback).

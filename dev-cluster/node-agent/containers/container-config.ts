@@ -13,6 +13,7 @@ import { serviceAccountMountPath } from "./container-root.js";
 import { expandVariables } from "./env-expansion.js";
 import { ContainerConfigError, fieldRefValue } from "./field-ref.js";
 import type { ResolvedImage } from "./image-map.js";
+import { terminationMessagePath } from "./termination-message.js";
 
 /**
  * Reads the objects that env and volumes refer to (undefined: not found): ConfigMaps, Secrets,
@@ -44,6 +45,8 @@ export interface ContainerContext {
   podDir: string;
   /** Where the container's mounts appear as symlinks (KUBEVIRT_TS_ROOT). */
   rootDir: string;
+  /** The node's file behind terminationMessagePath, mounted like a volume. */
+  terminationMessageFile?: string;
   /** Variables the agent sets on every process it starts (they identify its processes). */
   agentEnv: Readonly<Record<string, string>>;
   sources: ConfigSources;
@@ -53,7 +56,7 @@ export interface ContainerConfig {
   command: string[];
   env: Record<string, string>;
   cwd: string;
-  /** Host path of each path the container mounts (its volume mounts and the service-account files). */
+  /** Host path of each path the container mounts (volume mounts, service-account files, termination message). */
   mounts: Record<string, string>;
 }
 
@@ -104,6 +107,9 @@ export function volumeVariableName(volumeName: string): string {
 function containerMounts(context: ContainerContext): Record<string, string> {
   const mounts: Record<string, string> = {};
   if (context.serviceAccountDir) mounts[serviceAccountMountPath] = context.serviceAccountDir;
+  if (context.terminationMessageFile) {
+    mounts[terminationMessagePath(context.container)] = context.terminationMessageFile;
+  }
   for (const mount of context.container.volumeMounts ?? []) {
     const root = context.volumePaths.get(mount.name);
     if (root !== undefined) mounts[mount.mountPath] = mount.subPath ? `${root}/${mount.subPath}` : root;

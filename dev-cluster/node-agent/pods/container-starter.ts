@@ -6,6 +6,7 @@ import { type ContainerConfig, resolveContainerConfig } from "../containers/cont
 import { buildContainerRoot } from "../containers/container-root.js";
 import { ContainerConfigError } from "../containers/field-ref.js";
 import { loadNodeImages, type ResolvedImage, resolveImage } from "../containers/image-map.js";
+import { prepareTerminationMessageFile, terminationMessageFile } from "../containers/termination-message.js";
 import type { CachedPod, Container, PodIdentity } from "../kinds.js";
 import { containerLogPath } from "../logs/log-paths.js";
 import type { PodNetworkAttachment } from "../network/pod-network.js";
@@ -91,6 +92,8 @@ async function launch(
   mkdirSync(dirname(logPath), { recursive: true });
   mkdirSync(dirname(exitCodePath), { recursive: true });
   rmSync(exitCodePath, { force: true });
+  // Each instance starts with an empty message file, as kubelet gives each a new one.
+  prepareTerminationMessageFile(terminationMessageFile(request.sandbox.podDir, container.name));
   buildContainerRoot(containerRootDir(request.sandbox.podDir, container.name), config.mounts);
   try {
     const process = await launchContainerProcess(
@@ -170,6 +173,7 @@ function configContext(request: StartRequest, image: ResolvedImage) {
     defaultPath: deps.defaultPath,
     podDir: sandbox.podDir,
     rootDir: containerRootDir(sandbox.podDir, container.name),
+    terminationMessageFile: terminationMessageFile(sandbox.podDir, container.name),
     agentEnv: { ...deps.agentEnv, KUBEVIRT_TS_POD_UID: identity.uid, KUBEVIRT_TS_CONTAINER: container.name },
     sources: deps.sources,
   };

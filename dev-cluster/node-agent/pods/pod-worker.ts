@@ -2,6 +2,7 @@ import { rmSync } from "node:fs";
 import type { Logger } from "pino";
 import { type Frozen, isConflict, isNotFound, StepTrace, sleep, wireTime } from "../../../runtime/index.js";
 import { VolumeError } from "../containers/pod-volumes.js";
+import { readTerminationMessage, terminationMessageFile } from "../containers/termination-message.js";
 import type { CachedPod, Container, PodIdentity } from "../kinds.js";
 import { containerLogPath, podLogDir } from "../logs/log-paths.js";
 import {
@@ -290,12 +291,13 @@ export class PodWorker {
     const record = containerRecord(this.#record, running.name);
     if (!record) return;
     record.process = undefined;
+    const message =
+      this.#terminationMessage(record, exit.exitCode) ??
+      (exit.known ? undefined : "the process ended while no node agent ran: its exit status is unknown");
     record.terminated = {
       exitCode: exit.exitCode,
       reason: exit.exitCode === 0 ? "Completed" : "Error",
-      ...(exit.known
-        ? {}
-        : { message: "the process ended while no node agent ran: its exit status is unknown" }),
+      ...(message === undefined ? {} : { message }),
       ...(record.startedAt ? { startedAt: record.startedAt } : {}),
       finishedAt: wireTime(exit.finishedAt),
       ...(record.containerID ? { containerID: record.containerID } : {}),
@@ -316,6 +318,17 @@ export class PodWorker {
       );
     }
     this.#deps.enqueue(this.key);
+  }
+
+  /** The instance's termination message file (or its log's tail), read once as it ends. */
+  #terminationMessage(record: ContainerRecord, exitCode: number): string | undefined {
+    const specs = [...(this.#pod.spec?.initContainers ?? []), ...(this.#pod.spec?.containers ?? [])];
+    return readTerminationMessage({
+      spec: specs.find((spec) => spec.name === record.name),
+      file: terminationMessageFile(this.#sandbox.podDir, record.name),
+      logPath: containerLogPath(this.#deps.logsRoot, this.identity, record.name, record.restartCount),
+      exitCode,
+    });
   }
 
   #scheduleRestart(record: ContainerRecord, finishedAt: number): void {

@@ -3,7 +3,7 @@
 // never meets another dev cluster on this machine: node name, bridge, pod CIDR and data dir.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, createWriteStream, existsSync, readFileSync } from "node:fs";
+import { chmodSync, createWriteStream, existsSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
@@ -111,10 +111,19 @@ function spawnStartScript(repoRoot: string, args: string[], logPath: string): St
  */
 export async function startKubevirtStack(
   workDir: string,
-  options: { tag: string; timeoutMs?: number },
+  options: {
+    tag: string;
+    timeoutMs?: number;
+    /** The names of a stack that ended (killed, say): start it again on its data dir, as its node. */
+    again?: Pick<KubevirtStack, "dataDir" | "kubeconfig" | "nodeName" | "bridge" | "podCidr" | "serviceCidr">;
+  },
 ): Promise<KubevirtStack> {
   const repoRoot = findRepoRoot();
-  const names = uniqueNames(workDir, options.tag);
+  const names = options.again
+    ? (({ dataDir, kubeconfig, nodeName, bridge, podCidr, serviceCidr }) => ({
+        ...{ dataDir, kubeconfig, nodeName, bridge, podCidr, serviceCidr },
+      }))(options.again)
+    : uniqueNames(workDir, options.tag);
   // A VM's passt runs unprivileged and must reach its socket in virt-handler's state directory,
   // below this one (mkdtemp makes it 0700).
   chmodSync(workDir, 0o755);
@@ -127,6 +136,8 @@ export async function startKubevirtStack(
     // The Debian guest is pushed by the tests that boot it, not by every stack.
     "--no-cloud-guest",
   ];
+  // Started again: the old kubeconfig names the old port, and must not pass for the new one.
+  if (options.again) rmSync(names.kubeconfig, { force: true });
   const started = spawnStartScript(repoRoot, args, join(workDir, "start.log"));
   const pid = started.child.pid;
   if (pid === undefined) throw new Error("cannot start scripts/start.mjs");
