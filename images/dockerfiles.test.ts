@@ -96,7 +96,7 @@ describe("images/", () => {
     const components = referencedComponents();
     assert.deepEqual(
       [...components].sort(),
-      ["virt-api", "virt-controller", "virt-handler", "virt-launcher", "virt-operator"],
+      ["cdi-importer", "virt-api", "virt-controller", "virt-handler", "virt-launcher", "virt-operator"],
       "the images the manifests name",
     );
     for (const component of components) {
