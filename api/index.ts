@@ -17,6 +17,7 @@ export {
   webhookRuleGroup,
 } from "./admission/webhook-endpoints.js";
 export {
+  CDI_FILESYSTEM_OVERHEAD,
   CDI_GROUP,
   CDI_VERSION,
   DATA_VOLUME_PHASES,

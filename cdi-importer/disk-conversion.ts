@@ -3,6 +3,7 @@
 // virtual size against the size the disk must have), then written by qemu-img into a temporary of the
 // size asked for.
 import type { FileHandle } from "node:fs/promises";
+import { readFileHead } from "../disk-image/file-head.js";
 import {
   QCOW2_HEADER_READ_BYTES,
   Qcow2HeaderError,
@@ -23,17 +24,6 @@ export function largerPvcRequired(virtualSize: number | string, available: numbe
   return new ImportError(
     `virtual image size ${virtualSize} is larger than the reported available storage ${available}. A larger PVC is required`,
   );
-}
-
-export async function readHead(handle: FileHandle, length: number): Promise<Buffer> {
-  const buffer = Buffer.alloc(length);
-  let filled = 0;
-  while (filled < length) {
-    const { bytesRead } = await handle.read(buffer, filled, length - filled, filled);
-    if (bytesRead === 0) break;
-    filled += bytesRead;
-  }
-  return buffer.subarray(0, filled);
 }
 
 /** The guest-visible size of a qcow2 whose header names no other file; throws the refusal otherwise. */
@@ -71,7 +61,7 @@ export async function convertToDisk(request: ConversionRequest): Promise<FileHan
   let format: "qcow2" | "raw" = "raw";
   let virtualSize = (await source.stat()).size;
   if (request.accept === "qcow2-or-raw") {
-    const head = await readHead(source, QCOW2_HEADER_READ_BYTES);
+    const head = await readFileHead(source, QCOW2_HEADER_READ_BYTES);
     const detected = detectDiskFormat(head.subarray(0, FORMAT_SNIFF_BYTES));
     if ("refused" in detected)
       throw new ImportError(`${what} is a ${detected.refused} image, which is not supported`);

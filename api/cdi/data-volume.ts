@@ -12,6 +12,13 @@ import { DataVolumeSpecSchema } from "../vm/data-volume-template.js";
 export const CDI_GROUP = "cdi.kubevirt.io";
 export const CDI_VERSION = "v1beta1";
 
+/**
+ * CDI's default share of a Filesystem volume kept for the file system (its CDIConfig's global
+ * `filesystemOverhead`; kubevirt-ts has no CDIConfig yet). virt-controller adds it to a DataVolume's
+ * claim, virt-handler leaves it free when it makes a claim's disk: one value, so the two agree.
+ */
+export const CDI_FILESYSTEM_OVERHEAD = 0.06;
+
 /** CDI's phases (its DataVolumePhase), those kubevirt-ts goes through first. */
 export const DATA_VOLUME_PHASES = [
   "Pending",

@@ -155,7 +155,7 @@ describe("DataVolumes", { timeout: 1_200_000 }, () => {
     const console = await guestConsole("vm-reg");
     try {
       const [head, tail] = [marker.slice(0, 5), marker.slice(5)];
-      await guestShell(console, `printf '%s%s' '${head}' '${tail}' > /root/marker; sync`);
+      await guestShell(console, `printf '%s%s' '${head}' '${tail}' > /kvts-marker; sync`);
     } finally {
       console.close();
     }
@@ -171,7 +171,7 @@ describe("DataVolumes", { timeout: 1_200_000 }, () => {
     });
     const console = await guestConsole("vm-reg", oldId);
     try {
-      assert.match(await guestShell(console, "cat /root/marker"), new RegExp(marker));
+      assert.match(await guestShell(console, "cat /kvts-marker"), new RegExp(marker));
     } finally {
       console.close();
     }
@@ -211,7 +211,7 @@ describe("DataVolumes", { timeout: 1_200_000 }, () => {
     const console = await guestConsole("vm-clone");
     try {
       assert.match(
-        await guestShell(console, "cat /root/marker"),
+        await guestShell(console, "cat /kvts-marker"),
         new RegExp(marker),
         "the clone has the source's data",
       );

@@ -3,11 +3,15 @@
 // file system added to a Filesystem claim (CDI's filesystemOverhead), so that the disk of the size asked
 // for fits. The claim has the DataVolume's name and is owned by it: deleting the DataVolume deletes it.
 import type { IPersistentVolumeClaim } from "kubernetes-models/v1/PersistentVolumeClaim";
-import { CDI_GROUP, CDI_VERSION, Quantity, type StoredDataVolume } from "../../api/index.js";
+import {
+  CDI_FILESYSTEM_OVERHEAD,
+  CDI_GROUP,
+  CDI_VERSION,
+  Quantity,
+  type StoredDataVolume,
+} from "../../api/index.js";
 import type { Frozen } from "../../runtime/index.js";
 
-/** CDI's default share of a Filesystem volume kept for the file system (there is no CDIConfig yet). */
-export const FILESYSTEM_OVERHEAD = 0.06;
 const MIB = 1024 * 1024;
 
 /** The label CDI puts on what it makes. */
@@ -37,7 +41,7 @@ export function renderClaim(dv: Frozen<StoredDataVolume>): IPersistentVolumeClai
   const volumeMode = claimSpec.volumeMode ?? "Filesystem";
   const storage =
     fromStorage && volumeMode === "Filesystem"
-      ? String(Math.ceil(Math.ceil(bytes / MIB) * MIB * (1 + FILESYSTEM_OVERHEAD)))
+      ? String(Math.ceil(Math.ceil(bytes / MIB) * MIB * (1 + CDI_FILESYSTEM_OVERHEAD)))
       : String(claimSpec.resources?.requests?.storage ?? bytes);
   return {
     apiVersion: "v1",

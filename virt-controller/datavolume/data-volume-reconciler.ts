@@ -105,7 +105,8 @@ export class DataVolumeReconciler {
     });
     await this.#writeStatus(dv, status);
     // A running import is polled, and so is a clone waiting for its source (its users are not watched).
-    const waitsForSource = blocked?.reason === "CloneSourceInUse" || blocked?.reason === "CloneSourceNotFound";
+    const waitsForSource =
+      blocked?.reason === "CloneSourceInUse" || blocked?.reason === "CloneSourceNotFound";
     return importer || waitsForSource ? { requeueAfterMs: IMPORT_POLL_MS } : {};
   }
 

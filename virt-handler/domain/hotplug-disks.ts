@@ -6,13 +6,12 @@
 // an fd group), so a file swapped into the claim later never reaches it. Level-based: each look
 // compares the spec with the live definition, so a handler killed half way finishes the job.
 import type { Logger } from "pino";
-import type { Disk as VmiDisk, Volume } from "../../api/index.js";
+import { CDI_FILESYSTEM_OVERHEAD, type Disk as VmiDisk, type Volume } from "../../api/index.js";
 import { type Disk, diskToXml } from "../../libvirt/domain-xml/index.js";
 import { type Domain, ModificationImpact } from "../../libvirt/index.js";
 import type { Frozen } from "../../runtime/index.js";
 import type { Vmi } from "../kinds.js";
 import { openClaimDisk } from "../storage/claim-disk.js";
-import { DEFAULT_FILESYSTEM_OVERHEAD } from "../storage/volume-files.js";
 import type { KubeletPodVolumes } from "../vmi/launcher-pod-volumes.js";
 import type { ObservedDomain } from "./observed-domain.js";
 
@@ -77,7 +76,7 @@ export class HotplugDisks {
       volumeName: want.volumeName,
       claimName: want.claimName,
       readOnly: want.readOnly,
-      filesystemOverhead: DEFAULT_FILESYSTEM_OVERHEAD,
+      filesystemOverhead: CDI_FILESYSTEM_OVERHEAD,
     });
     try {
       const bus = want.disk.disk?.bus === "virtio" ? "virtio" : "scsi";

@@ -3,7 +3,12 @@
 // refused with the reason.
 import { type FileHandle, mkdir, rm } from "node:fs/promises";
 import { dirname, isAbsolute, join } from "node:path";
-import { type CloudInitKeyPropagation, Quantity, type Volume } from "../../api/index.js";
+import {
+  CDI_FILESYSTEM_OVERHEAD,
+  type CloudInitKeyPropagation,
+  Quantity,
+  type Volume,
+} from "../../api/index.js";
 import { type ContainerDiskSource, canonicalPathInImage, openImageFile } from "../container-disk/index.js";
 import { VmiConversionError } from "../converter/conversion-error.js";
 import { openClaimDisk } from "./claim-disk.js";
@@ -39,9 +44,6 @@ export interface PreparedDisk {
    */
   opened?: { readonly fdGroup: string; readonly file: FileHandle };
 }
-
-/** CDI's default share of a Filesystem volume kept for the file system (there is no CDIConfig yet). */
-export const DEFAULT_FILESYSTEM_OVERHEAD = 0.06;
 
 export interface VolumeContext {
   vmDir: string;
@@ -195,7 +197,7 @@ async function prepareClaimDisk(
     );
   }
   const volume = await context.podVolumes.claimVolume(name, claimName);
-  const options = { volumeName: name, claimName, readOnly, filesystemOverhead: DEFAULT_FILESYSTEM_OVERHEAD };
+  const options = { volumeName: name, claimName, readOnly, filesystemOverhead: CDI_FILESYSTEM_OVERHEAD };
   const disk = await openClaimDisk(volume, options);
   return {
     volumeName: name,
