@@ -10,7 +10,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const crdFiles = readdirSync(join(root, "crds")).map((file) => join(root, "crds", file));
 const example = (name: string) => join(root, "api", "testdata", name);
 
-describe("the kubevirt.io/v1 CRDs on the dev-cluster API server", () => {
+describe("the kubevirt.io/v1 CRDs (and CDI's DataVolume) on the dev-cluster API server", () => {
   let cluster: TestApiServer;
 
   before(async () => {
@@ -19,7 +19,7 @@ describe("the kubevirt.io/v1 CRDs on the dev-cluster API server", () => {
   after(async () => cluster?.close());
 
   test("every generated CRD is accepted (so it is structural, as a real cluster requires) and becomes Established", async () => {
-    assert.equal(crdFiles.length, 5);
+    assert.equal(crdFiles.length, 6);
     for (const file of crdFiles) {
       const applied = await cluster.kubectl(["apply", "--server-side", "-f", file]);
       assert.equal(applied.code, 0, `${file}: ${applied.stderr}`);
@@ -42,6 +42,8 @@ describe("the kubevirt.io/v1 CRDs on the dev-cluster API server", () => {
     ]) {
       assert.match(resources.stdout, new RegExp(`^${plural}\\s+${short}\\b`, "m"));
     }
+    const cdi = await cluster.kubectl(["api-resources", "--api-group=cdi.kubevirt.io"]);
+    assert.match(cdi.stdout, /^datavolumes\s+dv,dvs\b/m);
   });
 
   test("manifests in the shape of KubeVirt's own examples apply unchanged and print KubeVirt's columns", async () => {

@@ -21,6 +21,7 @@ import { persistentVolumeClaimKind } from "../../runtime/index.js";
 import { Kubectl } from "../dev-cluster/testing/kubectl.js";
 import { ensureTestGuest, type TestGuest } from "../guest/ensure-test-guest.js";
 import { TEST_GUEST_BANNER } from "../guest/guest-console.js";
+import { publishTestGuest } from "../guest/publish-to-registry.js";
 import { guestShell } from "./testing/guest-shell.js";
 import { type KubevirtStack, startKubevirtStack } from "./testing/kubevirt-stack.js";
 import { pollUntil } from "./testing/poll.js";
@@ -119,6 +120,12 @@ describe("DataVolumes", { timeout: 1_200_000 }, () => {
     kubectl = new Kubectl(stack.kubeconfig, join(workDir, "kubectl-cache"));
     objects = new RunObjects(stack.client, namespace);
     await kubectl.ok(["create", "namespace", namespace]);
+    // The image this file imports, pushed here rather than trusted to be in the stack's registry.
+    await publishTestGuest(guest, {
+      registry: stack.registryAddress,
+      repository: "kubevirt-ts/test-guest",
+      tag: "latest",
+    });
     // An http server on the node bridge, which pods reach (nothing leaves the machine): the guest's qcow2.
     server = createServer((request, response) => {
       if (request.url !== "/test-guest.qcow2") {
