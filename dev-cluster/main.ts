@@ -288,9 +288,26 @@ program
   .option("--no-registry", "run no image registry")
   .action(async (options: UpOptions) => {
     const log = componentLogger({ name: "dev-cluster", level: process.env.LOG_LEVEL ?? "info" });
-    let started: Stoppable[];
+    const startup = up(options, log);
+    // A terminal's Ctrl+C may arrive twice (from the tty and from a parent forwarding it):
+    // the first starts the shutdown, later ones must not cut it short. A signal that comes while the
+    // cluster still starts (its kubeconfig is written early) stops it once it is up, never half way.
+    let stopping = false;
+    const shutdown = (signal: string): void => {
+      if (stopping) return;
+      stopping = true;
+      log.info({ signal }, "shutting down");
+      startup
+        .then((started) => stopAll(started, log))
+        .then(
+          () => process.exit(0),
+          () => undefined, // a failed start says why and exits below
+        );
+    };
+    process.on("SIGINT", () => shutdown("SIGINT"));
+    process.on("SIGTERM", () => shutdown("SIGTERM"));
     try {
-      started = await up(options, log);
+      await startup;
     } catch (error) {
       const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
       process.stderr.write(
@@ -298,17 +315,6 @@ program
       );
       process.exit(1);
     }
-    // A terminal's Ctrl+C may arrive twice (from the tty and from a parent forwarding it):
-    // the first starts the shutdown, later ones must not cut it short.
-    let stopping = false;
-    const shutdown = (signal: string): void => {
-      if (stopping) return;
-      stopping = true;
-      log.info({ signal }, "shutting down");
-      stopAll(started, log).then(() => process.exit(0));
-    };
-    process.on("SIGINT", () => shutdown("SIGINT"));
-    process.on("SIGTERM", () => shutdown("SIGTERM"));
   });
 
 await program.parseAsync(process.argv);
