@@ -52,6 +52,8 @@ function isRecord<Facts extends object>(value: unknown): value is CachedImageRec
 export class ImageCache<Facts extends object = NoFacts> {
   readonly #directory: string;
   #started: Promise<void> | undefined;
+  /** The last use recorded, in ms: two uses in one millisecond must still be ordered. */
+  #lastUseMs = 0;
 
   constructor(directory: string) {
     this.#directory = directory;
@@ -141,6 +143,15 @@ export class ImageCache<Facts extends object = NoFacts> {
     }
   }
 
+  /**
+   * Now, or just after the previous use this cache recorded: eviction goes by this order, and uses
+   * in the same millisecond would otherwise tie (and the image just used could be the one evicted).
+   */
+  #nextUseTime(): string {
+    this.#lastUseMs = Math.max(Date.now(), this.#lastUseMs + 1);
+    return new Date(this.#lastUseMs).toISOString();
+  }
+
   /** Records a use (and the reference it was used as), replacing image.json atomically. */
   async touch(
     record: CachedImageRecord<Facts>,
@@ -152,7 +163,7 @@ export class ImageCache<Facts extends object = NoFacts> {
       reference,
       references: [...new Set([...record.references, reference])],
       digests: [...new Set([...record.digests, ...digests])],
-      lastUsed: new Date().toISOString(),
+      lastUsed: this.#nextUseTime(),
     };
     const file = join(this.imageDirectory(record.digest), RECORD);
     const temporary = `${file}.${randomBytes(4).toString("hex")}`;
