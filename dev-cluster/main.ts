@@ -230,7 +230,7 @@ async function installStorage(
   try {
     await installLocalPathStorage(client, settings);
   } catch (error) {
-    log.warn({ err: error }, "cannot install the local-path storage class and provisioner");
+    log.warn({ err: error }, "cannot install the local-path storage classes and provisioner");
   } finally {
     client.close();
   }

@@ -1,10 +1,11 @@
 /**
  * What `dev-cluster up` installs for the local-path provisioner, at every start: the default
- * StorageClass `local-path`, the namespace `local-path-storage`, the provisioner's service account
- * with a least-privilege ClusterRole, and its Deployment pinned to the local node with the volumes'
- * base directory as a hostPath. The StorageClass and the namespace are created only when missing
- * (an administrator may change the default class); the rest is applied, so that it follows the
- * current run (the data directory, the node).
+ * StorageClass `local-path` and a second class `local` on the same provisioner (the name KubeVirt's
+ * examples and kubevirtci give their node-local storage), the namespace `local-path-storage`, the
+ * provisioner's service account with a least-privilege ClusterRole, and its Deployment pinned to
+ * the local node with the volumes' base directory as a hostPath. The StorageClasses and the
+ * namespace are created only when missing (an administrator may change them, the default among
+ * them); the rest is applied, so that it follows the current run (the data directory, the node).
  */
 import type { IDeployment } from "kubernetes-models/apps/v1/Deployment";
 import type { IClusterRole } from "kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRole";
@@ -23,6 +24,11 @@ import { HOSTNAME_LABEL, LOCAL_PATH_PROVISIONER, type StorageClass, storageClass
 export const LOCAL_PATH_STORAGE_NAMESPACE = "local-path-storage";
 export const LOCAL_PATH_PROVISIONER_NAME = "local-path-provisioner";
 export const DEFAULT_STORAGE_CLASS = "local-path";
+/**
+ * Not the default: the class KubeVirt's examples name (`storageClassName: local`, as in
+ * examples/vm-alpine-datavolume.yaml), so that they apply unchanged.
+ */
+export const KUBEVIRT_EXAMPLES_STORAGE_CLASS = "local";
 /** The provisioner's image: the dev cluster's image map runs this repository's build for it. */
 export const LOCAL_PATH_PROVISIONER_IMAGE = "kubevirt-ts.io/local-path-provisioner:dev";
 /** The image map key that matches it (the name after the last "/"). */
@@ -57,19 +63,28 @@ export interface LocalPathStorageSettings {
   nodeName: string;
 }
 
-/** The default StorageClass of the dev cluster. */
-export function defaultStorageClass(): StorageClass {
+/** A class of this provisioner: node-local directories, bound where the first pod lands. */
+function localPathStorageClass(name: string, annotations?: Record<string, string>): StorageClass {
   return {
     apiVersion: "storage.k8s.io/v1",
     kind: "StorageClass",
-    metadata: {
-      name: DEFAULT_STORAGE_CLASS,
-      annotations: { "storageclass.kubernetes.io/is-default-class": "true" },
-    },
+    metadata: { name, ...(annotations ? { annotations } : {}) },
     provisioner: LOCAL_PATH_PROVISIONER,
     volumeBindingMode: "WaitForFirstConsumer",
     reclaimPolicy: "Delete",
   };
+}
+
+/** The default StorageClass of the dev cluster. */
+export function defaultStorageClass(): StorageClass {
+  return localPathStorageClass(DEFAULT_STORAGE_CLASS, {
+    "storageclass.kubernetes.io/is-default-class": "true",
+  });
+}
+
+/** The StorageClasses `dev-cluster up` makes: the default, then `local` for KubeVirt's examples. */
+export function storageClasses(): StorageClass[] {
+  return [defaultStorageClass(), localPathStorageClass(KUBEVIRT_EXAMPLES_STORAGE_CLASS)];
 }
 
 /** Only what it does: claims and PVs, classes, events, and nodes for their hostname label. */
@@ -170,7 +185,7 @@ export async function installLocalPathStorage(
     force,
   );
   await client.resource(deploymentKind).apply(provisionerDeployment(settings), force);
-  await createIfMissing(client, storageClassKind, defaultStorageClass());
+  for (const storageClass of storageClasses()) await createIfMissing(client, storageClassKind, storageClass);
 }
 
 async function createIfMissing<T extends KubeObject>(

@@ -69,7 +69,7 @@ describe("the local-path provisioner's pod", () => {
     await cluster?.close();
   });
 
-  test("installing twice leaves one default class and the provisioner's objects", async () => {
+  test("installing twice leaves one default class, the class local, and the provisioner's objects", async () => {
     const settings = { baseDir, nodeName: cluster.nodeName };
     await installLocalPathStorage(client, settings);
     await installLocalPathStorage(client, settings);
@@ -78,6 +78,12 @@ describe("the local-path provisioner's pod", () => {
     assert.equal(storageClass.provisioner, "kubevirt-ts.io/local-path");
     assert.equal(storageClass.volumeBindingMode, "WaitForFirstConsumer");
     assert.equal(storageClass.reclaimPolicy, "Delete");
+    // KubeVirt's examples' class: the same provisioner and modes, and not a second default.
+    const local = await client.resource(storageClassKind).get({ name: "local" });
+    assert.equal(local.metadata?.annotations?.["storageclass.kubernetes.io/is-default-class"], undefined);
+    assert.equal(local.provisioner, "kubevirt-ts.io/local-path");
+    assert.equal(local.volumeBindingMode, "WaitForFirstConsumer");
+    assert.equal(local.reclaimPolicy, "Delete");
     const review = await cluster.api.kubectl([
       "auth",
       "can-i",

@@ -31,6 +31,9 @@ describe("startDevRegistry", () => {
       assert.deepEqual((await readdir(registry.hostsDir)).sort(), [...MIRRORED_HOSTS].sort());
       const quay = await readFile(join(registry.hostsDir, "quay.io", "hosts.toml"), "utf8");
       assert.match(quay, new RegExp(`^server = "http://${registry.address}"$`, "m"));
+      // KubeVirt's examples name their cluster registry registry:5000: it is this one too.
+      const kubevirtCi = await readFile(join(registry.hostsDir, "registry:5000", "hosts.toml"), "utf8");
+      assert.match(kubevirtCi, new RegExp(`^server = "http://${registry.address}"$`, "m"));
       assert.match(registry.banner, new RegExp(`image registry: http://${registry.address}`));
 
       // A stand-in for a KubeVirt image goes in under the name the manifests use.

@@ -7,7 +7,18 @@ import type { Logger } from "pino";
 import { writeRegistryMirrors } from "./registry-mirrors.js";
 import { startRegistry } from "./start-registry.js";
 
-export const MIRRORED_HOSTS = ["localhost:5000", "quay.io", "docker.io", "registry.k8s.io"] as const;
+/**
+ * The registries sent to the dev registry. `registry:5000` is the name KubeVirt's own examples and
+ * CI give their cluster registry (`docker://registry:5000/kubevirt/alpine-container-disk-demo:devel`),
+ * so those manifests pull from here as they are written.
+ */
+export const MIRRORED_HOSTS = [
+  "localhost:5000",
+  "registry:5000",
+  "quay.io",
+  "docker.io",
+  "registry.k8s.io",
+] as const;
 
 export interface DevRegistry {
   readonly address: string;

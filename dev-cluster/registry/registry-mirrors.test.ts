@@ -17,15 +17,21 @@ describe("writeRegistryMirrors", () => {
   it("writes <host>/hosts.toml per host, pointing server and a pull/resolve host at the endpoint", async () => {
     const hostsDir = join(dir, "hosts");
     const written = await writeRegistryMirrors(hostsDir, {
-      mirrorHosts: ["localhost:5000", "quay.io", "docker.io"],
+      mirrorHosts: ["localhost:5000", "registry:5000", "quay.io", "docker.io"],
       endpoint: "http://127.0.0.1:5123",
     });
     assert.deepEqual(written, [
       join(hostsDir, "localhost:5000", "hosts.toml"),
+      join(hostsDir, "registry:5000", "hosts.toml"),
       join(hostsDir, "quay.io", "hosts.toml"),
       join(hostsDir, "docker.io", "hosts.toml"),
     ]);
-    assert.deepEqual((await readdir(hostsDir)).sort(), ["docker.io", "localhost:5000", "quay.io"]);
+    assert.deepEqual((await readdir(hostsDir)).sort(), [
+      "docker.io",
+      "localhost:5000",
+      "quay.io",
+      "registry:5000",
+    ]);
     const toml = await readFile(join(hostsDir, "quay.io", "hosts.toml"), "utf8");
     const lines = toml.split("\n").filter((line) => line.trim() && !line.startsWith("#"));
     assert.deepEqual(lines, [

@@ -4,7 +4,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 export interface RegistryMirrorsOptions {
-  /** Registry hosts as image references name them: "localhost:5000", "quay.io", "docker.io". */
+  /** Registry hosts as image references name them: "localhost:5000", "registry:5000", "quay.io". */
   readonly mirrorHosts: readonly string[];
   /** Where pulls go instead, with its scheme: "http://127.0.0.1:5000". */
   readonly endpoint: string;

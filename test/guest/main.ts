@@ -4,7 +4,7 @@
 import { Command } from "commander";
 import { pino } from "pino";
 import { DEFAULT_TEST_GUEST_IMAGE, ensureTestGuest } from "./ensure-test-guest.js";
-import { publishCirrosStandIn, publishTestGuest } from "./publish-to-registry.js";
+import { publishDemoStandIns, publishTestGuest } from "./publish-to-registry.js";
 
 interface GuestImageOptions {
   cacheDir?: string;
@@ -23,7 +23,7 @@ const program = new Command("guest-image")
   .option("--kernel-package <name>", "a versioned Debian kernel package, e.g. linux-image-6.1.0-57-amd64")
   .option(
     "--registry <host:port>",
-    "also push it there (plain HTTP) as kubevirt-ts/test-guest:latest, and its bootable-disk form as kubevirt/cirros-container-disk-demo",
+    "also push it there (plain HTTP) as kubevirt-ts/test-guest:latest, and its bootable-disk form as kubevirt/cirros-container-disk-demo and kubevirt/alpine-container-disk-demo",
   )
   .option("--json", "print the result as JSON")
   .action(async (options: GuestImageOptions) => {
@@ -46,8 +46,11 @@ const program = new Command("guest-image")
           "pushed the test guest",
         );
       if (options.registry) {
-        const [standIn] = await publishCirrosStandIn(guest, { registry: options.registry });
-        log.info({ reference: standIn?.reference }, "pushed the stand-in for KubeVirt's cirros demo image");
+        const standIns = await publishDemoStandIns(guest, { registry: options.registry });
+        log.info(
+          { references: standIns.map((standIn) => standIn.reference) },
+          "pushed the stand-ins for KubeVirt's cirros and alpine demo images",
+        );
       }
       if (options.json) {
         process.stdout.write(`${JSON.stringify(guest, null, 2)}\n`);

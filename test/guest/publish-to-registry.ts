@@ -71,27 +71,35 @@ export async function publishTestGuest(
 }
 
 /**
- * The stand-in for KubeVirt's demo image (its examples/vm-cirros.yaml names
- * quay.io/kubevirt/cirros-container-disk-demo): the test guest on a disk that boots by itself, in
- * the same repository, so a node whose mirrors send quay.io to this registry boots the example as
- * it is written.
+ * The stand-ins for KubeVirt's demo images, pushed under their own repositories so that a node
+ * whose mirrors send quay.io and registry:5000 to this registry boots KubeVirt's examples as they
+ * are written: examples/vm-cirros.yaml names quay.io/kubevirt/cirros-container-disk-demo,
+ * examples/vm-alpine-datavolume.yaml imports docker://registry:5000/kubevirt/alpine-container-disk-demo:devel.
+ * Both are the test guest on a disk that boots by itself (not cirros, not Alpine): banner, NoCloud
+ * user-data on the serial console, a shell, in 128Mi.
  */
 export const CIRROS_STAND_IN_REPOSITORY = "kubevirt/cirros-container-disk-demo";
+export const ALPINE_STAND_IN_REPOSITORY = "kubevirt/alpine-container-disk-demo";
+/** KubeVirt publishes `latest` and `devel` (its CI's tag; the examples name it) of both. */
+const DEMO_STAND_INS: readonly { repository: string; tags: readonly string[] }[] = [
+  { repository: CIRROS_STAND_IN_REPOSITORY, tags: ["latest", "devel"] },
+  { repository: ALPINE_STAND_IN_REPOSITORY, tags: ["latest", "devel"] },
+];
 
-export async function publishCirrosStandIn(
+/** Builds the bootable disk once and pushes it as every demo stand-in; returns what was pushed. */
+export async function publishDemoStandIns(
   guest: TestGuestFiles,
-  options: { registry: string; tags?: readonly string[] },
+  options: { registry: string },
 ): Promise<PushedImage[]> {
-  const work = await mkdtemp(join(tmpdir(), "kubevirt-ts-cirros-"));
+  const work = await mkdtemp(join(tmpdir(), "kubevirt-ts-demo-"));
   try {
     const disk = join(work, "disk.img");
     await buildBootableDisk(guest, disk);
     const image = await containerDiskImage({ disk, fileName: "disk.img", blobDir: work });
     const pushed: PushedImage[] = [];
-    for (const tag of options.tags ?? ["latest", "devel"]) {
-      pushed.push(
-        await pushImage({ registry: options.registry, repository: CIRROS_STAND_IN_REPOSITORY, tag, image }),
-      );
+    for (const { repository, tags } of DEMO_STAND_INS) {
+      for (const tag of tags)
+        pushed.push(await pushImage({ registry: options.registry, repository, tag, image }));
     }
     return pushed;
   } finally {
