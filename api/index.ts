@@ -120,6 +120,17 @@ export {
   VM_CONDITION_TYPES,
 } from "./vm/vm-status.js";
 export {
+  type AddVolumeOptions,
+  AddVolumeOptionsSchema,
+  addVolumeOptionsValidator,
+  type HotplugVolumeSource,
+  hotplugSourceName,
+  type RemoveVolumeOptions,
+  RemoveVolumeOptionsSchema,
+  removeVolumeOptionsValidator,
+  type VirtualMachineVolumeRequest,
+} from "./vm/volume-requests.js";
+export {
   accessCredentialVolumeName,
   type CloudInitKeyPropagation,
   propagatedKeySecrets,
@@ -133,6 +144,7 @@ export {
 export { ANNOTATIONS, FINALIZERS, LABELS, VMI_CONDITION_TYPES, VMI_READY_REASONS } from "./vmi/constants.js";
 export type { Disk } from "./vmi/disks.js";
 export { guestHostname } from "./vmi/guest-hostname.js";
+export { isHotpluggableVolume } from "./vmi/hotplug-volumes.js";
 export type { Interface } from "./vmi/interfaces.js";
 export {
   LAUNCHER_NETWORK,

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm start`: brings up the dev cluster and installs kubevirt-ts on it as a user installs
 // KubeVirt: `kubectl apply` of deploy/kubevirt-operator.yaml and deploy/kubevirt-cr.yaml (plus
-// useEmulation when KVM does not work), then it waits for the KubeVirt CR to be Available.
+// useEmulation when KVM does not work, and the HotplugVolumes gate), then it waits for the
+// KubeVirt CR to be Available.
 // virt-operator, and what it installs, run as pods of the dev cluster whose images the node agent
 // maps to our programs. On the same data dir a second run resumes. Flags are those of
 // `dev-cluster up`; Ctrl+C stops everything.
@@ -25,6 +26,9 @@ const flag = (name, fallback) => {
 const dataDir = resolve(flag("--data-dir", ".local/dev-cluster"));
 const kubeconfig = resolve(flag("--kubeconfig", ".local/kubeconfig"));
 const imageStore = resolve(root, ".local/images");
+
+/** Feature gates the dev stack enables on the KubeVirt CR (deploy/kubevirt-cr.yaml, like KubeVirt's, enables none). */
+const DEV_FEATURE_GATES = ["HotplugVolumes"];
 
 function log(message) {
   process.stdout.write(`start: ${message}\n`);
@@ -122,8 +126,9 @@ cluster.on("exit", (code) => process.exit(code ?? 1));
 
 /**
  * The test guests go to the dev cluster's registry (its address file appears once it answers), as a
- * user would push them: localhost:5000/kubevirt-ts/test-guest:latest, and the stand-in for KubeVirt's
- * cirros demo image, which the nodes' mirrors serve for quay.io/kubevirt/cirros-container-disk-demo.
+ * user would push them: localhost:5000/kubevirt-ts/test-guest:latest, and the stand-ins for KubeVirt's
+ * demo images, which the nodes' mirrors (and CDI's importer) serve for
+ * quay.io/kubevirt/cirros-container-disk-demo and registry:5000/kubevirt/alpine-container-disk-demo:devel.
  */
 function registryAddress() {
   return readFileSync(join(dataDir, "registry", "address"), "utf8").trim();
@@ -150,15 +155,23 @@ try {
   kubectl(["wait", "--for=condition=established", "crd/kubevirts.kubevirt.io", "--timeout=60s"]);
   kubectl(["apply", "-f", join(root, "deploy", "kubevirt-cr.yaml")]);
   const useEmulation = !(await kvmWorks());
-  const emulationSet =
+  const developer = JSON.parse(
     kubectl([
       ...["-n", "kubevirt", "get", "kubevirt", "kubevirt"],
-      ...["-o", "jsonpath={.spec.configuration.developerConfiguration.useEmulation}"],
-    ]).trim() === "true";
+      ...["-o", "jsonpath={.spec.configuration.developerConfiguration}"],
+    ]).trim() || "{}",
+  );
+  const change = {};
+  // KubeVirt's documented switch for nodes without usable KVM.
+  if (useEmulation && developer.useEmulation !== true) change.useEmulation = true;
+  // The dev stack turns on what a KubeVirt user enables for `virtctl addvolume`; the gates the CR
+  // already lists stay.
+  const gates = developer.featureGates ?? [];
+  const missingGates = DEV_FEATURE_GATES.filter((gate) => !gates.includes(gate));
+  if (missingGates.length > 0) change.featureGates = [...gates, ...missingGates];
   // Only a change is written: on a resumed cluster the CR is already as it should be.
-  if (useEmulation && !emulationSet) {
-    // KubeVirt's documented switch for nodes without usable KVM.
-    const patch = { spec: { configuration: { developerConfiguration: { useEmulation: true } } } };
+  if (Object.keys(change).length > 0) {
+    const patch = { spec: { configuration: { developerConfiguration: change } } };
     kubectl(["-n", "kubevirt", "patch", "kubevirt", "kubevirt", "--type=merge", "-p", JSON.stringify(patch)]);
   }
   log(
@@ -187,6 +200,10 @@ try {
   log("  npx virtctl console vm-tiny   # its serial console; Ctrl+] leaves it");
   if (withCloudGuest)
     log("  kubectl apply -f examples/vm-debian.yaml   # Debian 12 with cloud-init and the guest agent");
+  log(
+    "  kubectl apply -f https://raw.githubusercontent.com/kubevirt/kubevirt/main/examples/vm-alpine-datavolume.yaml" +
+      " && npx virtctl start vm-alpine-datavolume   # KubeVirt's own example, as it is",
+  );
 } catch (error) {
   // Never leave a half-started cluster holding the port and the store.
   process.stderr.write(

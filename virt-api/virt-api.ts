@@ -69,6 +69,7 @@ export async function startVirtApi(
     return undefined;
   }
   const metrics = new VirtApiMetrics(options.registry);
+  const clusterSettings = new KubeVirtClusterSettings(sources.kubevirts, namespace);
   let server: RunningVirtApiServer;
   try {
     server = await startVirtApiServer({
@@ -83,6 +84,7 @@ export async function startVirtApi(
         vmis: client.resource(vmiKind),
         pods: client.resource(podKind),
         authorizer: options.authorizer ?? new SubjectAccessReviewAuthorizer(client),
+        clusterSettings,
         requestHeader: sources.requestHeader,
         handlerLocator: new HandlerLocator(client.resource(podKind), namespace),
         handlerClient: new HandlerClient({
@@ -94,7 +96,7 @@ export async function startVirtApi(
         pingIntervalMs: options.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS,
       },
       webhooks: {
-        settings: new KubeVirtClusterSettings(sources.kubevirts, namespace),
+        settings: clusterSettings,
         installNamespace: namespace,
         metrics,
         log,

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 /**
- * virtctl: KubeVirt's command line for VMs (start, stop, restart, pause, unpause, console, vnc,
- * version, create vm, expose, port-forward, ssh, scp), reading the kubeconfig like kubectl. This
+ * virtctl: KubeVirt's command line for VMs (start, stop, restart, pause, unpause, addvolume,
+ * removevolume, console, vnc, version, create vm, expose, port-forward, ssh, scp), reading the
+ * kubeconfig like kubectl. This
  * file only wires the commands together; each lives in commands/.
  */
 import { Command } from "commander";
 import { ApiClient } from "./api/api-client.js";
+import { addVolumeCommand } from "./commands/add-volume.js";
 import { expandBooleanAssignments } from "./commands/boolean-assignments.js";
 import type { CommandDeps } from "./commands/command-deps.js";
 import { consoleCommand } from "./commands/console.js";
@@ -14,6 +16,7 @@ import { exposeCommand } from "./commands/expose.js";
 import { guestAgentCommands } from "./commands/guest-agent-info.js";
 import { pauseCommand, unpauseCommand } from "./commands/pause.js";
 import { portForwardCommand } from "./commands/port-forward.js";
+import { removeVolumeCommand } from "./commands/remove-volume.js";
 import { restartCommand } from "./commands/restart.js";
 import { scpCommand } from "./commands/scp.js";
 import { sshCommand } from "./commands/ssh.js";
@@ -41,6 +44,8 @@ for (const command of [
   restartCommand(deps),
   pauseCommand(deps),
   unpauseCommand(deps),
+  addVolumeCommand(deps),
+  removeVolumeCommand(deps),
   consoleCommand(deps),
   vncCommand(deps),
   versionCommand(deps),

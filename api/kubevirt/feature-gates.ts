@@ -8,6 +8,13 @@ export const FEATURE_GATES = {
   hostDisk: "HostDisk",
   /** `passtBinding` interfaces (KubeVirt 1.8's core passt binding, Beta). */
   passtBinding: "PasstBinding",
+  /**
+   * The addvolume/removevolume subresources, queued on a VM in `status.volumeRequests` (and the
+   * VMI ones for VMIs of their own); deprecated in KubeVirt for DeclarativeHotplugVolumes.
+   */
+  hotplugVolumes: "HotplugVolumes",
+  /** The same subresources, applied to the VM's template directly (hotplug by editing the VM). */
+  declarativeHotplugVolumes: "DeclarativeHotplugVolumes",
 } as const;
 
 export type FeatureGate = (typeof FEATURE_GATES)[keyof typeof FEATURE_GATES];

@@ -2,6 +2,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import { ConditionSchema } from "../core/condition.js";
 import { Int64, NullableTimestamp, StringEnum, StringMap } from "../schema/kube-types.js";
 import { RUN_STRATEGIES } from "./vm-spec.js";
+import { VirtualMachineVolumeRequestSchema } from "./volume-requests.js";
 
 /** The printable statuses, in KubeVirt's words (`kubectl get vm` shows them). */
 export const PRINTABLE_STATUSES = [
@@ -40,11 +41,6 @@ export const StateChangeRequestSchema = Type.Object({
 });
 export type StateChangeRequest = Static<typeof StateChangeRequestSchema>;
 
-const RemoveVolumeOptions = Type.Object({
-  name: Type.String(),
-  dryRun: Type.Optional(Type.Array(Type.String())),
-});
-
 export const VirtualMachineStatusSchema = Type.Object({
   printableStatus: Type.Optional(StringEnum(PRINTABLE_STATUSES)),
   created: Type.Optional(Type.Boolean()),
@@ -52,9 +48,7 @@ export const VirtualMachineStatusSchema = Type.Object({
   conditions: Type.Optional(Type.Array(ConditionSchema)),
   stateChangeRequests: Type.Optional(Type.Array(StateChangeRequestSchema)),
   volumeRequests: Type.Optional(
-    Type.Array(Type.Object({ removeVolumeOptions: Type.Optional(RemoveVolumeOptions) }), {
-      "x-kubernetes-list-type": "atomic",
-    }),
+    Type.Array(VirtualMachineVolumeRequestSchema, { "x-kubernetes-list-type": "atomic" }),
   ),
   startFailure: Type.Optional(
     Type.Union([

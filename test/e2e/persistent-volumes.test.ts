@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { IPersistentVolume } from "kubernetes-models/v1/PersistentVolume";
 import { stringify } from "yaml";
+import { vmiKind, vmKind } from "../../api/index.js";
 import { defineKind, persistentVolumeClaimKind } from "../../runtime/index.js";
 import { Kubectl } from "../dev-cluster/testing/kubectl.js";
 import { TEST_GUEST_BANNER } from "../guest/guest-console.js";
@@ -94,6 +95,7 @@ describe("VMs on PersistentVolumeClaims", { timeout: 900_000 }, () => {
   };
   const readClaim = (name: string) =>
     requireStack().client.resource(persistentVolumeClaimKind).get({ namespace, name });
+  const readVmi = (name: string) => requireStack().client.resource(vmiKind).get({ namespace, name });
   const readVolume = (name: string) => requireStack().client.resource(persistentVolumeKind).get({ name });
   const virtctl = async (...args: string[]) => {
     const result = await runVirtctl({ ...requireStack(), namespace }, args);
@@ -241,6 +243,82 @@ describe("VMs on PersistentVolumeClaims", { timeout: 900_000 }, () => {
     } finally {
       console.close();
     }
+  });
+
+  test("virtctl addvolume puts a claim's disk into the running guest, and removevolume takes it away", async () => {
+    /** The attachment pods, as kubectl names them (`pod/hp-volume-…`). */
+    const listAttachmentPods = () =>
+      kubectl.ok(["get", "pods", "-n", namespace, "-l", "kubevirt.io=hotplug-disk", "-o", "name"]);
+    await apply(claim("hot-a", "32Mi"));
+    const id = domainId("vm-a");
+    assert.match(
+      await virtctl("addvolume", "vm-a", "--volume-name=hot-a"),
+      /Successfully submitted add volume request to VM vm-a for volume hot-a/,
+    );
+    const ready = await pollUntil(
+      "hot-a to be Ready in vm-a's volumeStatus",
+      async () => {
+        const entry = (await readVmi("vm-a")).status?.volumeStatus?.find((item) => item.name === "hot-a");
+        return entry?.phase === "Ready" ? entry : undefined;
+      },
+      { timeoutMs: 120_000 },
+    );
+    assert.equal(ready.target, "sda", "the first disk on the SCSI controller");
+    assert.match(ready.hotplugVolume?.attachPodName ?? "", /^hp-volume-/);
+    const attachmentPods = await listAttachmentPods();
+    assert.match(attachmentPods, /pod\/hp-volume-/);
+    assert.equal(
+      (await readClaim("hot-a")).status?.phase,
+      "Bound",
+      "the attachment pod was the claim's first consumer",
+    );
+    const vm = await requireStack().client.resource(vmKind).get({ namespace, name: "vm-a" });
+    assert.ok(
+      vm.spec?.template?.spec?.volumes?.some(
+        (volume) => volume.name === "hot-a" && volume.persistentVolumeClaim?.hotpluggable === true,
+      ),
+      "the VM keeps the volume for its next start",
+    );
+    const console = await guestConsole("vm-a", undefined, true);
+    try {
+      // 32Mi less the 6 % file system share, in whole MiB: 30 MiB, 61440 sectors. The guest's SCSI
+      // layer adds the disk when QEMU signals it: looked for for a while.
+      const waitFor = (present: boolean) =>
+        `for i in $(seq 60); do [ ${present ? "-e" : "! -e"} /sys/block/sda ] && break; sleep 1; done`;
+      assert.match(await guestShell(console, `${waitFor(true)}; cat /sys/block/sda/size`), /61440/);
+      assert.match(
+        await virtctl("removevolume", "vm-a", "--volume-name=hot-a", "--persist"),
+        /Successfully submitted remove volume request to VM vm-a for volume hot-a/,
+      );
+      await pollUntil(
+        "hot-a to leave vm-a's volumeStatus",
+        async () => {
+          const vmi = await readVmi("vm-a");
+          return vmi.status?.volumeStatus?.some((item) => item.name === "hot-a") ? undefined : true;
+        },
+        { timeoutMs: 120_000 },
+      );
+      // Split, so the echoed command line never matches.
+      const gone = await guestShell(console, `${waitFor(false)}; [ -e /sys/block/sda ] || echo "sda-"'gone'`);
+      assert.match(gone, /sda-gone/, "the guest no longer has the disk");
+    } finally {
+      console.close();
+    }
+    await pollUntil(
+      "the attachment pod to go",
+      async () => {
+        const pods = await listAttachmentPods();
+        return pods.trim() === "" ? true : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
+    const after = await requireStack().client.resource(vmKind).get({ namespace, name: "vm-a" });
+    assert.ok(
+      !after.spec?.template?.spec?.volumes?.some((volume) => volume.name === "hot-a"),
+      "--persist took the volume out of the VM too",
+    );
+    assert.equal(domainId("vm-a"), id, "the same QEMU ran throughout: no restart");
+    assert.equal((await readClaim("hot-a")).status?.phase, "Bound", "the claim stays");
   });
 
   test("a VM naming a missing claim shows ErrorPvcNotFound, and boots once the claim exists", async () => {

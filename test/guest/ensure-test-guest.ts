@@ -34,7 +34,8 @@ export const TEST_GUEST_KERNEL_ARGS = "console=ttyS0 quiet panic=-1";
 /** Kernel arguments for booting with the root disk attached (any bus: it is found by its label). */
 export const TEST_GUEST_DISK_KERNEL_ARGS = `${TEST_GUEST_KERNEL_ARGS} root=LABEL=${TEST_GUEST_ROOT_LABEL}`;
 
-// virtio (PCI, block, net, SCSI), ext4 for the root disk, AHCI + sr for KubeVirt's default SATA cdrom,
+// virtio (PCI, block, net, SCSI), ext4 for the root disk, AHCI + sr for KubeVirt's default SATA cdrom, sd for
+// SCSI disks (hotplugged ones go on the virtio-scsi controller),
 // isofs for cidata, and the ACPI power button with evdev so that busybox acpid can see it.
 // crc32c_generic is ext4's soft dependency (it asks for "crc32c" through the crypto API, not by symbol).
 const GUEST_MODULES = [
@@ -46,6 +47,7 @@ const GUEST_MODULES = [
   "ext4",
   "ahci",
   "sr_mod",
+  "sd_mod",
   "isofs",
   "button",
   "evdev",

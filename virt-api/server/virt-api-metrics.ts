@@ -16,6 +16,8 @@ export const SUBRESOURCES = [
   "console",
   "vnc",
   "portforward",
+  "addvolume",
+  "removevolume",
 ] as const;
 export type SubresourceName = (typeof SUBRESOURCES)[number];
 /** The subresources that are WebSocket streams. */

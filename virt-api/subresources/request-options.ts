@@ -1,8 +1,9 @@
 /**
  * The bodies of the PUT subresources, as KubeVirt's types.go defines them: StartOptions
  * `{paused, dryRun}`, StopOptions `{gracePeriod, dryRun}`, RestartOptions `{gracePeriodSeconds,
- * dryRun}`, Pause/UnpauseOptions `{dryRun}`. Bodies are YAML or JSON (KubeVirt decodes both);
- * `dryRun` is `["All"]` in the body or `?dryRun=All` in the query.
+ * dryRun}`, Pause/UnpauseOptions `{dryRun}` (Add/RemoveVolumeOptions: volume-request-body.ts).
+ * Bodies are YAML or JSON (KubeVirt decodes both); `dryRun` is `["All"]` in the body or
+ * `?dryRun=All` in the query.
  */
 import { parse as parseYaml } from "yaml";
 import { badRequest } from "../status/status-error.js";
@@ -28,7 +29,7 @@ export interface DryRunOnly {
   readonly dryRun: boolean;
 }
 
-type Query = Readonly<Record<string, string | string[] | undefined>>;
+export type Query = Readonly<Record<string, string | string[] | undefined>>;
 
 export function startOptionsOf(body: unknown, query: Query): StartOptions {
   const fields = fieldsOf(body, "StartOptions");
@@ -62,7 +63,8 @@ export function dryRunOnlyOf(body: unknown, query: Query, type: string): DryRunO
   return { dryRun: dryRunOf(fieldsOf(body, type), query, type) };
 }
 
-function fieldsOf(body: unknown, type: string): Record<string, unknown> {
+/** A body's fields: YAML or JSON text, or what the server parsed; an empty body has none. */
+export function fieldsOf(body: unknown, type: string): Record<string, unknown> {
   if (body === undefined || body === null) return {};
   let parsed: unknown = body;
   if (typeof body === "string" || Buffer.isBuffer(body)) {
@@ -96,7 +98,8 @@ function integerField(fields: Record<string, unknown>, name: string, type: strin
   return value;
 }
 
-function dryRunOf(fields: Record<string, unknown>, query: Query, type: string): boolean {
+/** `?dryRun=All`, or `dryRun: ["All"]` in the body. */
+export function dryRunOf(fields: Record<string, unknown>, query: Query, type: string): boolean {
   const fromQuery = query.dryRun;
   const queryValues = Array.isArray(fromQuery) ? fromQuery : fromQuery === undefined ? [] : [fromQuery];
   if (queryValues.includes("All")) return true;

@@ -44,6 +44,19 @@ export const SUBRESOURCE_ROUTES: Readonly<
   filesystemlist: { resources: ["virtualmachineinstances"], method: "GET", verb: "get", stream: false },
   console: { resources: ["virtualmachineinstances"], method: "GET", verb: "get", stream: true },
   vnc: { resources: ["virtualmachineinstances"], method: "GET", verb: "get", stream: true },
+  // Both: a VM's request is kept in the VM (and reaches its VMI), a VMI's changes that VMI only.
+  addvolume: {
+    resources: ["virtualmachineinstances", "virtualmachines"],
+    method: "PUT",
+    verb: "update",
+    stream: false,
+  },
+  removevolume: {
+    resources: ["virtualmachineinstances", "virtualmachines"],
+    method: "PUT",
+    verb: "update",
+    stream: false,
+  },
   // KubeVirt serves port-forward on both: a VM's goes to its VMI.
   portforward: {
     resources: ["virtualmachineinstances", "virtualmachines"],

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { ResourceClient } from "../../runtime/index.js";
 import type { RequestHeaderConfig } from "../auth/request-header-config.js";
 import type { Authorizer } from "../auth/subject-access-review.js";
+import type { ClusterSettingsSource } from "../config/cluster-settings.js";
 import type { HandlerClient } from "../handler/handler-client.js";
 import type { HandlerLocator } from "../handler/handler-locator.js";
 import type { Pod, VirtualMachine, VirtualMachineInstance } from "../kinds.js";
@@ -14,6 +15,8 @@ export interface SubresourceDependencies {
   /** Launcher pods (any namespace): a port-forward's address must be one of its VMI's pod IPs. */
   readonly pods: ResourceClient<Pod>;
   readonly authorizer: Authorizer;
+  /** The KubeVirt CR's settings: addvolume/removevolume need their feature gate. */
+  readonly clusterSettings: ClusterSettingsSource;
   readonly requestHeader: { current(): RequestHeaderConfig | undefined };
   readonly handlerLocator: HandlerLocator;
   readonly handlerClient: HandlerClient;

@@ -1,8 +1,9 @@
 /**
  * The HTTP side of subresources.kubevirt.io/v1: discovery, version, the VM lifecycle PUTs
- * (202 Accepted, as KubeVirt), pause/unpause (forwarded to the VMI's virt-handler) and
- * the guest agent's guestosinfo, userlist and filesystemlist (forwarded too). console, vnc and portforward are WebSockets (console/stream-upgrade.ts); a plain
- * GET of them is a 400.
+ * (202 Accepted, as KubeVirt), addvolume/removevolume on VMs and VMIs (202 too), pause/unpause
+ * (forwarded to the VMI's virt-handler) and the guest agent's guestosinfo, userlist and
+ * filesystemlist (forwarded too). console, vnc and portforward are WebSockets
+ * (console/stream-upgrade.ts); a plain GET of them is a 400.
  */
 
 import type { TLSSocket } from "node:tls";
@@ -13,7 +14,13 @@ import { asStatusError, badRequest, methodNotAllowed, pathNotFound } from "../st
 import { admitCaller } from "./admit-caller.js";
 import { apiGroup, apiResourceList } from "./discovery.js";
 import { readVmi } from "./read-vmi.js";
-import { dryRunOnlyOf, restartOptionsOf, startOptionsOf, stopOptionsOf } from "./request-options.js";
+import {
+  dryRunOnlyOf,
+  type Query,
+  restartOptionsOf,
+  startOptionsOf,
+  stopOptionsOf,
+} from "./request-options.js";
 import {
   GROUP_VERSION_PATH,
   handlerPathOf,
@@ -26,8 +33,7 @@ import type { SubresourceDependencies } from "./subresource-dependencies.js";
 import { planRestart, planStart, planStop } from "./vm-lifecycle.js";
 import { carryOut, type Planner } from "./vm-lifecycle-writer.js";
 import { checkVmiFor } from "./vmi-checks.js";
-
-type Query = Record<string, string | string[] | undefined>;
+import { serveVolumeRequest } from "./volume-requests.js";
 
 export function registerSubresourceRoutes(
   app: FastifyInstance,
@@ -82,6 +88,12 @@ async function serve(
     case "restart": {
       const { planner, dryRun } = plannerOf(target.subresource, request.body, query);
       await carryOut({ vms: deps.vms, vmis: deps.vmis }, ref, planner, { dryRun, log: deps.log });
+      await reply.code(202).send();
+      return 202;
+    }
+    case "addvolume":
+    case "removevolume": {
+      await serveVolumeRequest(deps, { ...target, subresource: target.subresource }, request.body, query);
       await reply.code(202).send();
       return 202;
     }

@@ -8,6 +8,7 @@ import type { Logger } from "pino";
 import { isConflict, isNotFound, type ObjectRef, type ResourceClient } from "../../runtime/index.js";
 import type { VirtualMachine, VirtualMachineInstance } from "../kinds.js";
 import { conflict, internalError, notFound, StatusError, VIRTUAL_MACHINE } from "../status/status-error.js";
+import { readVm } from "./read-vm.js";
 import type { LifecyclePlan, VmWrite } from "./vm-lifecycle.js";
 
 export interface LifecycleClients {
@@ -59,18 +60,6 @@ export async function carryOut(
   } finally {
     if (graced && !options.dryRun)
       await restoreGracePeriod(clients.vmis, graced.vmi, graced.previous, options.log);
-  }
-}
-
-async function readVm(
-  vms: ResourceClient<VirtualMachine>,
-  ref: Required<ObjectRef>,
-): Promise<VirtualMachine> {
-  try {
-    return await vms.get(ref);
-  } catch (error) {
-    if (isNotFound(error)) throw notFound(VIRTUAL_MACHINE, ref.name);
-    throw internalError(`unable to retrieve vm [${ref.name}]: ${messageOf(error)}`, error);
   }
 }
 

@@ -10,7 +10,7 @@ import {
 } from "../../runtime/index.js";
 import { type Pod, podKind } from "../kinds.js";
 import { BY_CLAIM, claimKeysOfPod } from "../vmi/claim-check.js";
-import { LAUNCHER } from "../vmi/launcher-pod.js";
+import { VMI_PODS_SELECTOR } from "../vmi/vmi-pods.js";
 import { LAUNCHER_PODS_BY_VMI_UID } from "../vmi/vmi-reconciler.js";
 import { DataVolumeReconciler } from "./data-volume-reconciler.js";
 
@@ -28,9 +28,10 @@ export interface DataVolumeControllerOptions {
 export function addDataVolumeController(manager: Manager, options: DataVolumeControllerOptions): Controller {
   const dataVolumes = manager.informer(dataVolumeKind);
   const claims = manager.informer(persistentVolumeClaimKind);
-  // The launcher pods, as the VMI controller watches them: a clone waits while a VM uses its source.
+  // The VMIs' pods, as the VMI controller watches them: a clone waits while a VM uses its source
+  // (through its launcher pod, or a hotplug attachment pod).
   const launcherPods = manager.informer(podKind, {
-    labelSelector: LAUNCHER.selector,
+    labelSelector: VMI_PODS_SELECTOR,
     indexers: { [LAUNCHER_PODS_BY_VMI_UID]: byLabel<Pod>(LABELS.createdBy), [BY_CLAIM]: claimKeysOfPod },
   });
   const reconciler = new DataVolumeReconciler({

@@ -1,6 +1,13 @@
 /** Manifests and virt-handler stand-ins for virt-controller's tests. */
 import type { RunStrategy } from "../../api/index.js";
-import { type KubeClient, mutableCopy, wireTime, wireTimeMillis } from "../../runtime/index.js";
+import {
+  type KubeClient,
+  mutableCopy,
+  persistentVolumeClaimKind,
+  persistentVolumeKind,
+  wireTime,
+  wireTimeMillis,
+} from "../../runtime/index.js";
 import { eventually } from "../../test/harness/api-server-fixture.js";
 import {
   type Pod,
@@ -68,6 +75,53 @@ export async function launcherPods(client: KubeClient, vmiUid: string): Promise<
     .resource(podKind)
     .list({ namespace: NAMESPACE, labelSelector: `kubevirt.io/created-by=${vmiUid}` });
   return list.items;
+}
+
+/** The hotplug attachment pods of a VMI (by its uid). */
+export async function attachmentPods(client: KubeClient, vmiUid: string): Promise<Pod[]> {
+  const list = await client
+    .resource(podKind)
+    .list({ namespace: NAMESPACE, labelSelector: "kubevirt.io=hotplug-disk" });
+  return list.items.filter((pod) => pod.metadata?.ownerReferences?.some((owner) => owner.uid === vmiUid));
+}
+
+/**
+ * A ReadWriteOnce claim bound to a PersistentVolume of its own, as the dev cluster's binder leaves
+ * them (the test cluster runs none): the scheduler places pods on it, the test kubelet runs them.
+ */
+export async function boundClaim(client: KubeClient, name: string): Promise<void> {
+  const capacity = { storage: "1Gi" };
+  const claim = await client.resource(persistentVolumeClaimKind).create({
+    apiVersion: "v1",
+    kind: "PersistentVolumeClaim",
+    // bind-completed: how the PV controller marks a finished binding (the scheduler checks it).
+    metadata: { name, namespace: NAMESPACE, annotations: { "pv.kubernetes.io/bind-completed": "yes" } },
+    spec: {
+      accessModes: ["ReadWriteOnce"],
+      resources: { requests: capacity },
+      storageClassName: "",
+      volumeName: `pv-${name}`,
+    },
+  });
+  await client.resource(persistentVolumeKind).create({
+    apiVersion: "v1",
+    kind: "PersistentVolume",
+    metadata: { name: `pv-${name}` },
+    spec: {
+      capacity,
+      accessModes: ["ReadWriteOnce"],
+      hostPath: { path: `/tmp/kubevirt-ts-test/${name}` },
+      storageClassName: "",
+      claimRef: { namespace: NAMESPACE, name, uid: claim.metadata?.uid ?? "" },
+    },
+  });
+  await client
+    .resource(persistentVolumeClaimKind)
+    .mergePatch(
+      { namespace: NAMESPACE, name },
+      { status: { phase: "Bound", accessModes: ["ReadWriteOnce"], capacity } },
+      { subresource: "status" },
+    );
 }
 
 /** Polls until the VM's status satisfies `check`; returns that VM. */
@@ -164,6 +218,15 @@ export function handlerReleases(client: KubeClient, name: string): Promise<Virtu
         (f) => f !== "kubevirt.io/virtualMachineControllerFinalize",
       );
   });
+}
+
+/** A write of the VMI (retried on conflict): virt-handler's volumeStatus, or a spec change as virt-controller makes it. */
+export function changeVmi(
+  client: KubeClient,
+  name: string,
+  change: (vmi: VirtualMachineInstance) => void,
+): Promise<VirtualMachineInstance> {
+  return handlerWrites(client, name, change);
 }
 
 async function handlerWrites(

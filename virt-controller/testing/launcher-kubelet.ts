@@ -1,6 +1,6 @@
 /**
- * For virt-controller's tests: plays the kubelet of one node for launcher pods (the real
- * scheduler binds them). A bound pod runs, unless the test told it to fail or to wait on its
+ * For virt-controller's tests: plays the kubelet of one node for launcher and hotplug attachment
+ * pods (the real scheduler binds them). A bound pod runs, unless the test told it to fail or to wait on its
  * image; a pod being deleted is removed at once, as a kubelet does once its container stopped.
  */
 import type { KubeConfig } from "@kubernetes/client-node";
@@ -15,6 +15,7 @@ import {
 } from "../../runtime/index.js";
 import { type Pod, podKind } from "../kinds.js";
 import { LAUNCHER } from "../vmi/launcher-pod.js";
+import { VMI_PODS_SELECTOR } from "../vmi/vmi-pods.js";
 
 /** What the node does with the launcher pod of a VMI (by VMI name). */
 export type PodBehaviour = "run" | "fail" | "pull-error";
@@ -29,7 +30,7 @@ export class LauncherKubelet {
   private constructor(kubeConfig: KubeConfig, node: string, log: Logger) {
     this.#node = node;
     this.#manager = new Manager({ name: "test-kubelet", kubeConfig, log, gracefulShutdownMs: 2000 });
-    const pods = this.#manager.informer(podKind, { labelSelector: LAUNCHER.selector });
+    const pods = this.#manager.informer(podKind, { labelSelector: VMI_PODS_SELECTOR });
     const controller = this.#manager.controller({
       name: "test-kubelet",
       workers: 4,
@@ -86,7 +87,7 @@ export class LauncherKubelet {
     const now = wireTime(Date.now());
     const image = pod.spec?.containers[0]?.image ?? "";
     const container = (state: object, ready: boolean) => ({
-      name: LAUNCHER.container,
+      name: pod.spec?.containers[0]?.name ?? LAUNCHER.container,
       image,
       imageID: "",
       ready,

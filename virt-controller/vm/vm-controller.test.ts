@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import type { VirtualMachineVolumeRequest } from "../../api/index.js";
 import { eventually } from "../../test/harness/api-server-fixture.js";
 import { vmKind } from "../kinds.js";
 import {
@@ -313,6 +314,104 @@ describe("the VM controller against the dev API server, scheduler and a test kub
     assert.equal(vm.status?.created, true);
   });
 
+  test("volume requests: an add lands in the template and the running VMI, hotpluggable, and is cleared; a remove likewise; the VM stays Running", async () => {
+    await vms().create(vmManifest("hotplug", { runStrategy: "Always" }));
+    await runningVmi("hotplug");
+    await requestVolumes("hotplug", [
+      {
+        addVolumeOptions: {
+          name: "data",
+          disk: { name: "data", disk: { bus: "scsi" } },
+          volumeSource: { persistentVolumeClaim: { claimName: "data-claim" } },
+        },
+      },
+    ]);
+    const added = await vmWhere(
+      cluster.client,
+      "hotplug",
+      "the add request done and cleared",
+      (v) => v.status?.volumeRequests === undefined && hasVolume(v.spec.template.spec, "data"),
+      15_000,
+    );
+    assert.deepEqual(
+      added.spec.template.spec?.volumes?.find((volume) => volume.name === "data"),
+      { name: "data", persistentVolumeClaim: { claimName: "data-claim", hotpluggable: true } },
+    );
+    assert.deepEqual(
+      added.spec.template.spec?.domain.devices.disks?.find((disk) => disk.name === "data"),
+      { name: "data", disk: { bus: "scsi" } },
+    );
+    const vmi = await findVmi(cluster.client, "hotplug");
+    assert.ok(vmi && hasVolume(vmi.spec, "data"), "the running VMI has the volume and the disk");
+    assert.equal(
+      vmi.spec.volumes?.find((volume) => volume.name === "data")?.persistentVolumeClaim?.hotpluggable,
+      true,
+    );
+    assert.equal(added.status?.printableStatus, "Running");
+    assert.equal(
+      added.status?.conditions?.some((condition) => condition.type === "RestartRequired") ?? false,
+      false,
+    );
+
+    await requestVolumes("hotplug", [{ removeVolumeOptions: { name: "data" } }]);
+    const removed = await vmWhere(
+      cluster.client,
+      "hotplug",
+      "the remove request done and cleared",
+      (v) =>
+        v.status?.volumeRequests === undefined &&
+        !(v.spec.template.spec?.volumes ?? []).some((volume) => volume.name === "data"),
+      15_000,
+    );
+    assert.equal(
+      (removed.spec.template.spec?.domain.devices.disks ?? []).some((disk) => disk.name === "data"),
+      false,
+    );
+    const unplugged = await findVmi(cluster.client, "hotplug");
+    assert.equal(
+      (unplugged?.spec.volumes ?? []).some((volume) => volume.name === "data"),
+      false,
+    );
+    assert.equal(
+      (unplugged?.spec.domain.devices.disks ?? []).some((disk) => disk.name === "data"),
+      false,
+    );
+    assert.equal(unplugged?.metadata?.uid, vmi.metadata?.uid, "the same VMI: no restart");
+  });
+
+  test("a volume request on a stopped VM changes the template only; the VMI it starts has the volume", async () => {
+    await vms().create(vmManifest("hotplug-stopped", { runStrategy: "Halted" }));
+    await vmWhere(
+      cluster.client,
+      "hotplug-stopped",
+      "Stopped",
+      (v) => v.status?.printableStatus === "Stopped",
+    );
+    await requestVolumes("hotplug-stopped", [
+      {
+        addVolumeOptions: {
+          name: "extra",
+          disk: { name: "extra", disk: { bus: "scsi" } },
+          volumeSource: { dataVolume: { name: "extra-dv" } },
+        },
+      },
+    ]);
+    const vm = await vmWhere(
+      cluster.client,
+      "hotplug-stopped",
+      "the request done and cleared",
+      (v) => v.status?.volumeRequests === undefined && hasVolume(v.spec.template.spec, "extra"),
+    );
+    assert.deepEqual(vm.spec.template.spec?.volumes?.find((volume) => volume.name === "extra")?.dataVolume, {
+      name: "extra-dv",
+      hotpluggable: true,
+    });
+    assert.equal(await findVmi(cluster.client, "hotplug-stopped"), undefined);
+    await requestStateChange("hotplug-stopped", [{ action: "Start" }]);
+    const vmi = await vmiWhere(cluster.client, "hotplug-stopped", "created", () => true);
+    assert.equal(vmi.spec.volumes?.find((volume) => volume.name === "extra")?.dataVolume?.hotpluggable, true);
+  });
+
   async function runningVmi(name: string): Promise<string> {
     const vmi = await vmiWhere(
       cluster.client,
@@ -331,6 +430,14 @@ describe("the VM controller against the dev API server, scheduler and a test kub
     );
   }
 
+  async function requestVolumes(name: string, requests: VirtualMachineVolumeRequest[]): Promise<void> {
+    await vms().mergePatch(
+      { namespace: NAMESPACE, name },
+      { status: { volumeRequests: requests } },
+      { subresource: "status" },
+    );
+  }
+
   async function requestStateChange(
     name: string,
     requests: { action: "Start" | "Stop"; uid?: string }[],
@@ -342,6 +449,16 @@ describe("the VM controller against the dev API server, scheduler and a test kub
     );
   }
 });
+
+function hasVolume(
+  spec: { volumes?: { name: string }[]; domain: { devices: { disks?: { name: string }[] } } } | undefined,
+  name: string,
+): boolean {
+  return (
+    (spec?.volumes ?? []).some((volume) => volume.name === name) &&
+    (spec?.domain.devices.disks ?? []).some((disk) => disk.name === name)
+  );
+}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

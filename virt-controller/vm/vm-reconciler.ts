@@ -32,6 +32,7 @@ import type { StartBackoffOptions } from "./start-failure.js";
 import { dataVolumesState, missingDataVolumes } from "./vm-data-volumes.js";
 import { computeVmStatus } from "./vm-status.js";
 import { describeCauses, renderVmi, validateForStart } from "./vmi-template.js";
+import { VolumeRequestWriter } from "./volume-request-writer.js";
 
 export interface VmReconcilerDeps {
   vms: SharedInformer<VirtualMachine>;
@@ -68,13 +69,16 @@ function hasUnboundClaim(
 /**
  * One reconcile of one VM: its run strategy decides whether its VMI (same name, owned by it)
  * should exist; the VMI is created or deleted, then the VM's status is written once, if it
- * changed. Expectations cover the cache lag after its own creates and deletes.
+ * changed. Expectations cover the cache lag after its own creates and deletes. Volume requests
+ * (volume-requests.ts) go into the template first (a write of its own), then into the live VMI.
  */
 export class VmReconciler {
   readonly #deps: VmReconcilerDeps;
+  readonly #volumes: VolumeRequestWriter;
 
   constructor(deps: VmReconcilerDeps) {
     this.#deps = deps;
+    this.#volumes = new VolumeRequestWriter(deps);
   }
 
   async reconcile(request: ReconcileRequest): Promise<ReconcileResult> {
@@ -84,10 +88,13 @@ export class VmReconciler {
     if (!vm) {
       expectations.delete(key);
       ownWrites.forget(key);
+      this.#volumes.forget(key);
       return {};
     }
     if (ownWrites.cacheIsBehind(key, vm.metadata?.resourceVersion)) return CACHE_IS_BEHIND;
     const candidate = vmis.get(key);
+    if (this.#volumes.vmiCacheIsBehind(key, candidate)) return CACHE_IS_BEHIND;
+    if (await this.#volumes.intoTemplate(request, vm)) return {};
     const vmi = candidate && ownedBy(candidate, vm) ? candidate : undefined;
     const strategy = effectiveRunStrategy(vm.spec as VirtualMachineSpec);
     const config = this.#deps.config.current();
@@ -111,6 +118,7 @@ export class VmReconciler {
       actionError = error;
       failure = { reason: decision.start ? "FailedCreate" : "FailedDelete", message: messageOf(error) };
     }
+    const hotplugError = vmi && !decision.stop ? await this.#volumes.intoVmi(request, vm, vmi) : undefined;
     const pending = expectations.pending(key);
     const status = computeVmStatus({
       vm,
@@ -127,6 +135,7 @@ export class VmReconciler {
     });
     await this.#writeStatus(request, vm, status);
     if (actionError) throw actionError;
+    if (hotplugError) throw hotplugError;
     return decision.waitMs ? { requeueAfterMs: decision.waitMs } : {};
   }
 

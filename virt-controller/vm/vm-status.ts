@@ -8,10 +8,12 @@ import {
   setCondition,
 } from "../../runtime/index.js";
 import type { VirtualMachine, VirtualMachineInstance } from "../kinds.js";
+import { isFinal } from "../vmi-phase.js";
 import { printableStatus } from "./printable-status.js";
 import { nextStartFailure, type StartBackoffOptions } from "./start-failure.js";
 import { firstRequestIsDone, type StateChangeRequest } from "./state-change-requests.js";
 import { VM_GENERATION_ANNOTATION } from "./vmi-template.js";
+import { remainingVolumeRequests } from "./volume-requests.js";
 
 export interface VmStatusInput {
   vm: Frozen<VirtualMachine>;
@@ -46,6 +48,7 @@ export function computeVmStatus(input: VmStatusInput): VirtualMachineStatus {
   // Recorded from the first start on: RerunOnFailure tells "switched to me" from "my VMI succeeded".
   if (status.runStrategy !== undefined || status.created) status.runStrategy = input.strategy;
   setRequests(status, input);
+  setVolumeRequests(status, input);
   const startFailure = nextStartFailure(
     vm.status?.startFailure,
     input.strategy,
@@ -76,6 +79,17 @@ function setRequests(status: VirtualMachineStatus, input: VmStatusInput): void {
   if (firstRequestIsDone(requests, input.vmi)) requests.shift();
   if (requests.length > 0) status.stateChangeRequests = requests;
   else delete status.stateChangeRequests;
+}
+
+/** Volume requests are cleared once the template and the live VMI (as the reconcile found it) reflect them. */
+function setVolumeRequests(status: VirtualMachineStatus, input: VmStatusInput): void {
+  if (!status.volumeRequests) return;
+  const { vm, vmi } = input;
+  const live = vmi && !vmi.metadata?.deletionTimestamp && !isFinal(vmi) ? vmi.spec : undefined;
+  const template = vm.spec.template.spec ?? { domain: { devices: {} } };
+  const remaining = remainingVolumeRequests(status.volumeRequests, template, live);
+  if (remaining.length > 0) status.volumeRequests = remaining;
+  else delete status.volumeRequests;
 }
 
 function conditionsOf(current: Condition[] | undefined, input: VmStatusInput): Condition[] {

@@ -134,14 +134,56 @@ function isExclusive(claim: Frozen<IPersistentVolumeClaim>): boolean {
   return !modes.includes("ReadWriteMany") && !modes.includes("ReadOnlyMany");
 }
 
-/** Another VMI whose launcher pod (not finished) mounts the claim. */
+/** Another VMI whose launcher pod or attachment pod (not finished) mounts the claim. */
 function holderOf(claimKey: string, uid: string, deps: ClaimCheckDeps): string | undefined {
   for (const pod of deps.pods.byIndex(BY_CLAIM, claimKey)) {
-    const owner = pod.metadata?.labels?.[LABELS.createdBy];
+    const owner = pod.metadata?.labels?.[LABELS.createdBy] ?? owningVmiUid(pod);
     if (owner === undefined || owner === uid) continue;
     if (pod.status?.phase === "Succeeded" || pod.status?.phase === "Failed") continue;
     const vmiName = pod.metadata?.ownerReferences?.find((ref) => ref.kind === "VirtualMachineInstance")?.name;
     return `${pod.metadata?.namespace ?? ""}/${vmiName ?? pod.metadata?.name ?? ""}`;
   }
   return undefined;
+}
+
+/** An attachment pod has no created-by label (virt-handler takes that for the launcher pod): its owner says. */
+function owningVmiUid(pod: Frozen<Pod>): string | undefined {
+  return pod.metadata?.ownerReferences?.find((ref) => ref.controller && ref.kind === "VirtualMachineInstance")
+    ?.uid;
+}
+
+/**
+ * Why a hotplugged volume's claim cannot be attached to the VMI now, or undefined when it can: the
+ * claim must exist, a DataVolume's be filled, and a ReadWriteOnce claim be free of other VMIs'
+ * pods (as for the launcher pod). Nothing is reserved: the attachment pod itself holds it next time.
+ */
+export function attachBlocker(
+  vmi: Frozen<VirtualMachineInstance>,
+  volume: { readonly claimName: string; readonly dataVolume: boolean },
+  deps: ClaimCheckDeps,
+  reservations: ClaimReservations,
+): SyncFailure | undefined {
+  const namespace = vmi.metadata?.namespace ?? "";
+  const uid = vmi.metadata?.uid ?? "";
+  const claimKey = `${namespace}/${volume.claimName}`;
+  if (volume.dataVolume) {
+    const dv = deps.dataVolumes.get(claimKey);
+    if (dv !== undefined && !USABLE_DATA_VOLUME_PHASES.has(dv.status?.phase ?? "")) {
+      return {
+        reason: DATA_VOLUMES_READY.notReady,
+        message: `DataVolume ${claimKey} is not ready: ${dv.status?.phase ?? "no phase yet"}`,
+      };
+    }
+  }
+  const claim = deps.claims.get(claimKey);
+  if (claim === undefined)
+    return { reason: CLAIM_FAILURE_REASONS.notFound, message: `PVC ${volume.claimName} not found` };
+  if (!isExclusive(claim)) return undefined;
+  const holder = holderOf(claimKey, uid, deps) ?? reservations.holder(claimKey, uid, deps.vmis);
+  return holder === undefined
+    ? undefined
+    : {
+        reason: CLAIM_FAILURE_REASONS.inUse,
+        message: `PVC ${claimKey} is ReadWriteOnce and in use by VMI ${holder}`,
+      };
 }

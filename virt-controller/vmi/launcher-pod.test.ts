@@ -47,6 +47,23 @@ describe("launcher pod volumes", () => {
     assert.equal(compute(pod)?.volumeMounts, undefined);
   });
 
+  test("claims: a persistentVolumeClaim or dataVolume volume is a pod volume of its claim; a hotpluggable one is not", () => {
+    const pod = launcherPodOf([
+      { name: "root", persistentVolumeClaim: { claimName: "root-claim" } },
+      { name: "imported", dataVolume: { name: "imported-dv" } },
+      { name: "hot", persistentVolumeClaim: { claimName: "hot-claim", hotpluggable: true } },
+      { name: "hot-dv", dataVolume: { name: "hot-dv", hotpluggable: true } },
+    ]);
+    assert.deepEqual(pod.spec?.volumes, [
+      { name: "root", persistentVolumeClaim: { claimName: "root-claim" } },
+      { name: "imported", persistentVolumeClaim: { claimName: "imported-dv" } },
+    ]);
+    assert.deepEqual(
+      compute(pod)?.volumeMounts?.map((mount) => mount.name),
+      ["root", "imported"],
+    );
+  });
+
   test("cloudInitNoCloud secretRef and networkDataSecretRef: KubeVirt's -udata / -ndata secret volumes and mounts", () => {
     const pod = launcherPodOf([
       {

@@ -20,8 +20,6 @@ import { type LauncherResourceOptions, launcherResources } from "./launcher-reso
 /** The launcher pod's labels and names (KubeVirt's). */
 export const LAUNCHER = {
   appLabelValue: "virt-launcher",
-  /** Selects every launcher pod: virt-controller's pod informer watches only these. */
-  selector: `${LABELS.app}=virt-launcher`,
   vmNameLabel: "vm.kubevirt.io/name",
   container: "compute",
   /** Seconds the pod gets beyond the VMI's own grace period (KubeVirt's kill-after margin). */

@@ -2,10 +2,15 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { eventKind } from "../../runtime/index.js";
 import { eventually } from "../../test/harness/api-server-fixture.js";
-import { podKind, vmiKind } from "../kinds.js";
+import { podKind, type VirtualMachineInstance, vmiKind } from "../kinds.js";
 import {
+  attachmentPods,
+  boundClaim,
+  changeVmi,
   findVmi,
   handlerReleases,
+  handlerReportsFinished,
+  handlerReportsRunning,
   launcherPods,
   NAMESPACE,
   smallVmiSpec,
@@ -15,6 +20,7 @@ import {
 } from "../testing/fixtures.js";
 import {
   type InProcessController,
+  NODE_NAME,
   startVirtTestCluster,
   type VirtTestCluster,
 } from "../testing/test-cluster.js";
@@ -185,6 +191,157 @@ describe("the VMI controller against the dev API server, scheduler and a test ku
     );
     assert.equal((await launcherPods(cluster.client, vmi.metadata?.uid ?? "")).length, 0);
     assert.equal((await findVmi(cluster.client, "invalid"))?.metadata?.finalizers, undefined);
+  });
+
+  /** A VMI with a hotpluggable claim volume (and disk) beside its containerDisk. */
+  function hotplugSpec(volume: string, claimName: string) {
+    const spec = smallVmiSpec();
+    spec.domain.devices.disks = [
+      ...(spec.domain.devices.disks ?? []),
+      { name: volume, disk: { bus: "scsi" } },
+    ];
+    spec.volumes = [
+      ...(spec.volumes ?? []),
+      { name: volume, persistentVolumeClaim: { claimName, hotpluggable: true } },
+    ];
+    return spec;
+  }
+
+  async function attachmentPodOf(uid: string, volume: string) {
+    return eventually(`an attachment pod for ${volume}`, async () =>
+      (await attachmentPods(cluster.client, uid)).find(
+        (pod) => pod.metadata?.labels?.["kubevirt.io/hotplug-volume"] === volume,
+      ),
+    );
+  }
+
+  const entryOf = (vmi: VirtualMachineInstance | undefined, name: string) =>
+    vmi?.status?.volumeStatus?.find((entry) => entry.name === name);
+
+  test("hotplug: the launcher pod lacks the hotpluggable claim; once Running, an attachment pod pinned to the node holds it; AttachedToNode", async () => {
+    await boundClaim(cluster.client, "hot-claim");
+    await vmis().create(vmiManifest("hotplug", hotplugSpec("hot", "hot-claim")));
+    const scheduled = await vmiWhere(
+      cluster.client,
+      "hotplug",
+      "Scheduled",
+      (v) => v.status?.phase === "Scheduled",
+    );
+    const uid = scheduled.metadata?.uid ?? "";
+    const [launcher] = await launcherPods(cluster.client, uid);
+    assert.equal(
+      launcher?.spec?.volumes?.some((volume) => volume.persistentVolumeClaim !== undefined) ?? false,
+      false,
+      "no claim in the launcher pod",
+    );
+    assert.deepEqual(await attachmentPods(cluster.client, uid), [], "none before the VM runs");
+
+    await handlerReportsRunning(cluster.client, "hotplug");
+    const pod = await attachmentPodOf(uid, "hot");
+    assert.match(pod.metadata?.name ?? "", /^hp-volume-[a-z0-9]{5}$/);
+    assert.equal(pod.metadata?.labels?.["kubevirt.io"], "hotplug-disk");
+    assert.deepEqual(
+      pod.metadata?.ownerReferences?.map((o) => [o.kind, o.name, o.uid, o.controller, o.blockOwnerDeletion]),
+      [["VirtualMachineInstance", "hotplug", uid, true, true]],
+    );
+    assert.deepEqual(pod.spec?.volumes?.find((volume) => volume.name === "hot")?.persistentVolumeClaim, {
+      claimName: "hot-claim",
+    });
+    assert.deepEqual(
+      pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms,
+      [{ matchExpressions: [{ key: "kubernetes.io/hostname", operator: "In", values: [NODE_NAME] }] }],
+    );
+    assert.equal(pod.spec?.containers[0]?.image, "registry.example/virt-launcher:v1");
+    const vmi = await vmiWhere(
+      cluster.client,
+      "hotplug",
+      "the volume AttachedToNode",
+      (v) => entryOf(v, "hot")?.phase === "AttachedToNode",
+    );
+    const entry = entryOf(vmi, "hot");
+    assert.equal(entry?.reason, "SuccessfulCreate");
+    const running = (await attachmentPodOf(uid, "hot")).spec?.nodeName;
+    assert.equal(running, NODE_NAME, "the scheduler bound it to the VMI's node");
+    assert.deepEqual(entry?.hotplugVolume, {
+      attachPodName: pod.metadata?.name,
+      attachPodUID: pod.metadata?.uid,
+    });
+    assert.equal(entry?.persistentVolumeClaimInfo?.claimName, "hot-claim");
+  });
+
+  test("hotplug: a claim that does not exist shows as Pending FailedPvcNotFound and gets no pod", async () => {
+    await changeVmi(cluster.client, "hotplug", (vmi) => {
+      vmi.spec.domain.devices.disks?.push({ name: "absent", disk: { bus: "scsi" } });
+      vmi.spec.volumes?.push({
+        name: "absent",
+        persistentVolumeClaim: { claimName: "no-such-claim", hotpluggable: true },
+      });
+    });
+    const vmi = await vmiWhere(
+      cluster.client,
+      "hotplug",
+      "an entry for the absent claim",
+      (v) => entryOf(v, "absent") !== undefined,
+    );
+    const entry = entryOf(vmi, "absent");
+    assert.equal(entry?.phase, "Pending");
+    assert.equal(entry?.reason, "FailedPvcNotFound");
+    assert.equal(entry?.message, "PVC no-such-claim not found");
+    const pods = await attachmentPods(cluster.client, vmi.metadata?.uid ?? "");
+    assert.deepEqual(
+      pods.map((pod) => pod.metadata?.labels?.["kubevirt.io/hotplug-volume"]),
+      ["hot"],
+    );
+  });
+
+  test("hotplug: a volume out of the spec keeps its pod while virt-handler reports it, and loses it once the entry is gone", async () => {
+    const before = await findVmi(cluster.client, "hotplug");
+    const uid = before?.metadata?.uid ?? "";
+    const pod = await attachmentPodOf(uid, "hot");
+    // virt-handler: the disk is in the domain.
+    await changeVmi(cluster.client, "hotplug", (vmi) => {
+      const entry = vmi.status?.volumeStatus?.find((e) => e.name === "hot");
+      if (entry) Object.assign(entry, { phase: "Ready", reason: "VolumeReady", target: "sda" });
+    });
+    // virt-controller's VM side: the volume leaves the spec.
+    await changeVmi(cluster.client, "hotplug", (vmi) => {
+      vmi.spec.domain.devices.disks = vmi.spec.domain.devices.disks?.filter((disk) => disk.name !== "hot");
+      vmi.spec.volumes = vmi.spec.volumes?.filter((volume) => volume.name !== "hot");
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const kept = (await attachmentPods(cluster.client, uid)).find(
+      (p) => p.metadata?.uid === pod.metadata?.uid,
+    );
+    assert.ok(kept, "the pod stays while QEMU may still have the disk");
+    assert.equal(kept.metadata?.deletionTimestamp, undefined);
+    const stillReady = await findVmi(cluster.client, "hotplug");
+    assert.equal(entryOf(stillReady, "hot")?.phase, "Ready", "the handler's entry untouched");
+    // virt-handler: QEMU let go of the disk.
+    await changeVmi(cluster.client, "hotplug", (vmi) => {
+      if (vmi.status) vmi.status.volumeStatus = vmi.status.volumeStatus?.filter((e) => e.name !== "hot");
+    });
+    await eventually("the attachment pod deleted", async () =>
+      (await attachmentPods(cluster.client, uid)).some((p) => p.metadata?.uid === pod.metadata?.uid)
+        ? undefined
+        : true,
+    );
+  });
+
+  test("hotplug: a VMI that ends takes its attachment pods with it", async () => {
+    await boundClaim(cluster.client, "ending-claim");
+    await vmis().create(vmiManifest("hotplug-ending", hotplugSpec("data", "ending-claim")));
+    const vmi = await vmiWhere(
+      cluster.client,
+      "hotplug-ending",
+      "Scheduled",
+      (v) => v.status?.phase === "Scheduled",
+    );
+    await handlerReportsRunning(cluster.client, "hotplug-ending");
+    await attachmentPodOf(vmi.metadata?.uid ?? "", "data");
+    await handlerReportsFinished(cluster.client, "hotplug-ending", "Succeeded");
+    await eventually("the attachment pod deleted", async () =>
+      (await attachmentPods(cluster.client, vmi.metadata?.uid ?? "")).length === 0 ? true : undefined,
+    );
   });
 
   test("metrics: kubevirt_vmi_phase_count by phase and node, kubevirt_vmi_phase_transition_time_from_creation_seconds by phase", async () => {

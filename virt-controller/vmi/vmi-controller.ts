@@ -1,5 +1,6 @@
 import { claimVolumesOf, dataVolumeKind, LABELS } from "../../api/index.js";
 import {
+  byControllerUid,
   byLabel,
   type Clock,
   type Controller,
@@ -21,7 +22,7 @@ import {
   vmiKind,
 } from "../kinds.js";
 import { BY_CLAIM, ClaimReservations, claimKeysOfPod } from "./claim-check.js";
-import { LAUNCHER } from "./launcher-pod.js";
+import { PODS_BY_OWNER_UID, VMI_PODS_SELECTOR } from "./vmi-pods.js";
 import { LAUNCHER_PODS_BY_VMI_UID, VmiReconciler } from "./vmi-reconciler.js";
 
 export interface VmiControllerOptions {
@@ -49,14 +50,18 @@ function keysOf(vmis: readonly Frozen<VirtualMachineInstance>[]): string[] {
 
 /**
  * The VMI controller (vmi-reconciler.ts decides): a VMI is looked at when it, one of its
- * launcher pods or the KubeVirt CR changes. The pod events also tell the expectations that our
- * pod creates reached the cache.
+ * launcher or attachment pods (both owned by it), one of its claims or DataVolumes, or the
+ * KubeVirt CR changes. The pod events also tell the expectations that our pod creates reached the cache.
  */
 export function addVmiController(manager: Manager, options: VmiControllerOptions): Controller {
   const vmis = manager.informer(vmiKind, { indexers: { [VMIS_BY_CLAIM]: vmiClaimKeys } });
   const pods = manager.informer(podKind, {
-    labelSelector: LAUNCHER.selector,
-    indexers: { [LAUNCHER_PODS_BY_VMI_UID]: byLabel<Pod>(LABELS.createdBy), [BY_CLAIM]: claimKeysOfPod },
+    labelSelector: VMI_PODS_SELECTOR,
+    indexers: {
+      [LAUNCHER_PODS_BY_VMI_UID]: byLabel<Pod>(LABELS.createdBy),
+      [PODS_BY_OWNER_UID]: byControllerUid<Pod>,
+      [BY_CLAIM]: claimKeysOfPod,
+    },
   });
   const claims = manager.informer(persistentVolumeClaimKind);
   const dataVolumes = manager.informer(dataVolumeKind);

@@ -24,6 +24,7 @@ import type { ClusterConfig } from "../config/cluster-config.js";
 import { type Pod, podKind, type VirtualMachineInstance, vmiKind } from "../kinds.js";
 import { describeCauses } from "../vm/vmi-template.js";
 import { isFinal, phaseOf } from "../vmi-phase.js";
+import { AttachmentPods } from "./attachment-pods.js";
 import { type ClaimCheckDeps, type ClaimReservations, checkAndReserveClaims } from "./claim-check.js";
 import { renderLauncherPod } from "./launcher-pod.js";
 import { launcherPodOf } from "./launcher-pod-state.js";
@@ -37,7 +38,7 @@ export const LAUNCHER_PODS_BY_VMI_UID = "vmiUid";
 
 export interface VmiReconcilerDeps {
   vmis: SharedInformer<VirtualMachineInstance>;
-  /** Launcher pods, indexed by LAUNCHER_PODS_BY_VMI_UID. */
+  /** Launcher and attachment pods, indexed by LAUNCHER_PODS_BY_VMI_UID, PODS_BY_OWNER_UID and BY_CLAIM. */
   pods: SharedInformer<Pod>;
   client: KubeClient;
   events: EventRecorder;
@@ -59,14 +60,27 @@ export interface VmiReconcilerDeps {
 /**
  * One reconcile of one VMI: a Pending VMI gets exactly one launcher pod and goes Scheduling;
  * once the pod runs on a node the VMI goes Scheduled on that node, for its virt-handler. A pod
- * that fails or vanishes before the VM runs fails the VMI; a finished VMI's pod is deleted. One
- * VMI write per reconcile at most, and none when nothing changed.
+ * that fails or vanishes before the VM runs fails the VMI; a finished VMI's pods are deleted. A
+ * running VMI's hotplugged volumes get their attachment pods and volume status. One VMI write per
+ * reconcile at most, and none when nothing changed.
  */
 export class VmiReconciler {
   readonly #deps: VmiReconcilerDeps;
+  readonly #attachments: AttachmentPods;
 
   constructor(deps: VmiReconcilerDeps) {
     this.#deps = deps;
+    const { pods, client, events, expectations, launcherImage, claimReservations } = deps;
+    const claimCheck = { claims: deps.claims, pods, vmis: deps.vmis, dataVolumes: deps.dataVolumes };
+    this.#attachments = new AttachmentPods({
+      pods,
+      client,
+      events,
+      expectations,
+      launcherImage,
+      claimCheck,
+      claimReservations,
+    });
   }
 
   async reconcile(request: ReconcileRequest): Promise<ReconcileResult> {
@@ -117,13 +131,16 @@ export class VmiReconciler {
       claimFailure ??
       (createFailure && { reason: createFailure.reason, message: createFailure.conditionMessage });
     const next = nextVmiState({ vmi, pod, invalidSpec, podCreateFailure, nowMs: clock.now() });
+    const hotplug = isFinal(next) ? undefined : await this.#attachments.sync(request, vmi);
+    if (hotplug?.volumeStatus && next.status) next.status.volumeStatus = hotplug.volumeStatus;
     const written = await this.#write(request, vmi, next);
     // The VMI now says why; the create is retried with backoff, as any failed reconcile is.
     if (createFailure) throw createFailure;
+    if (hotplug?.error) throw hotplug.error;
     if (!written) return {};
     const handedToNode = Boolean(next.status?.nodeName);
     if (isFinal(next) || (vmi.metadata?.deletionTimestamp && !handedToNode))
-      await this.#deletePods(request, vmi, owned);
+      await this.#deletePods(request, vmi, [...owned, ...this.#attachments.of(vmi)]);
     return {};
   }
 
@@ -192,7 +209,7 @@ export class VmiReconciler {
         if (isNotFound(error) || isConflict(error)) continue;
         throw error;
       }
-      request.log.info({ pod: ref.name, phase: vmi.status?.phase }, "deleted the launcher pod");
+      request.log.info({ pod: ref.name, phase: vmi.status?.phase }, "deleted the VMI's pod");
       events.normal(vmi, "SuccessfulDelete", `Deleted virtual machine pod ${ref.name}`);
     }
   }

@@ -39,6 +39,21 @@ describe("storage", () => {
     ]);
   });
 
+  test("a hotpluggable volume's disk is not in the boot definition: it is attached once the domain runs", () => {
+    const base = withDisks([{ name: "root" }, { name: "data", disk: { bus: "scsi" } }]);
+    const hotplug = {
+      ...base,
+      volumes: [
+        { name: "root", containerDisk: { image: "localhost/guest" } },
+        { name: "data", persistentVolumeClaim: { claimName: "data", hotpluggable: true } },
+      ],
+    };
+    assert.deepEqual(
+      convert(hotplug).devices.disks?.map((disk) => disk.alias),
+      ["ua-root"],
+    );
+  });
+
   test("a whole disk: driver, readonly, bootOrder, serial, cache, io", () => {
     const [disk] =
       convert(

@@ -1,7 +1,7 @@
 // Storage: each disk of `domain.devices.disks` becomes a libvirt disk on its prepared volume, in the VMI's
 // order, with target names per bus as KubeVirt assigns them (virtio vda, vdb, ...; sata, scsi and usb
 // sda, sdb, ...). Device aliases "ua-<disk name>" let status and metrics map devices back to disks.
-import type { Disk as VmiDisk } from "../../api/index.js";
+import { isHotpluggableVolume, type Disk as VmiDisk } from "../../api/index.js";
 import type { Controller, Disk, DiskBus, DiskCache, DiskDriver } from "../../libvirt/domain-xml/index.js";
 import type { PreparedDisk } from "../storage/prepare-volumes.js";
 import { bootOrderOf } from "./boot-order.js";
@@ -116,7 +116,10 @@ function domainDisk(
 export const configureStorage: Configurator = (domain, { spec, prepared }) => {
   const counters = new Map<string, number>();
   const disks: Disk[] = [];
+  const hotplugged = new Set((spec.volumes ?? []).filter(isHotpluggableVolume).map((volume) => volume.name));
   for (const disk of spec.domain.devices.disks ?? []) {
+    // A hotpluggable volume's disk joins the running domain later (domain/hotplug-disks.ts).
+    if (hotplugged.has(disk.name)) continue;
     const volume = prepared.disks.get(disk.name);
     if (volume === undefined) {
       const named = (spec.volumes ?? []).some((candidate) => candidate.name === disk.name);

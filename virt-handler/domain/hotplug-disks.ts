@@ -6,7 +6,12 @@
 // an fd group), so a file swapped into the claim later never reaches it. Level-based: each look
 // compares the spec with the live definition, so a handler killed half way finishes the job.
 import type { Logger } from "pino";
-import { CDI_FILESYSTEM_OVERHEAD, type Disk as VmiDisk, type Volume } from "../../api/index.js";
+import {
+  CDI_FILESYSTEM_OVERHEAD,
+  isHotpluggableVolume,
+  type Disk as VmiDisk,
+  type Volume,
+} from "../../api/index.js";
 import { type Disk, diskToXml } from "../../libvirt/domain-xml/index.js";
 import { type Domain, ModificationImpact } from "../../libvirt/index.js";
 import type { Frozen } from "../../runtime/index.js";
@@ -116,12 +121,13 @@ export class HotplugDisks {
 function wantedDisks(vmi: Frozen<Vmi>): WantedDisk[] {
   const disks = vmi.spec.domain.devices.disks ?? [];
   return (vmi.spec.volumes ?? []).flatMap((volume: Frozen<Volume>): WantedDisk[] => {
-    const claim = volume.persistentVolumeClaim?.hotpluggable
+    if (!isHotpluggableVolume(volume)) return [];
+    const claim = volume.persistentVolumeClaim
       ? {
           claimName: volume.persistentVolumeClaim.claimName,
           readOnly: volume.persistentVolumeClaim.readOnly === true,
         }
-      : volume.dataVolume?.hotpluggable
+      : volume.dataVolume
         ? { claimName: volume.dataVolume.name, readOnly: false }
         : undefined;
     const disk = disks.find((candidate) => candidate.name === volume.name);

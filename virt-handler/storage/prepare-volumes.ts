@@ -4,7 +4,11 @@
 // Preparing twice is safe: existing disks are kept (a guest's writes survive a retried start).
 import { mkdir, rm } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
-import type { CloudInitKeyPropagation, VirtualMachineInstance } from "../../api/index.js";
+import {
+  type CloudInitKeyPropagation,
+  isHotpluggableVolume,
+  type VirtualMachineInstance,
+} from "../../api/index.js";
 import { ContainerDiskError, type ContainerDiskSource } from "../container-disk/index.js";
 import { VmiConversionError } from "../converter/conversion-error.js";
 import { propagatedPublicKeys } from "./access-credential-keys.js";
@@ -67,6 +71,8 @@ export async function prepareVolumes(
       if (!FILE_SAFE_NAME.test(volume.name)) {
         throw new VmiConversionError("InvalidSpec", `volume name "${volume.name}" is not a valid name`);
       }
+      // Attached once the domain runs, through its attachment pod (domain/hotplug-disks.ts).
+      if (isHotpluggableVolume(volume)) continue;
       try {
         const { podVolumes, images } = options;
         const context = { vmDir, images, identity, podVolumes, publicKeys, dockerConfigJsons };

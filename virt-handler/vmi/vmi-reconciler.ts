@@ -3,6 +3,7 @@
 // at most once. Domains of VMIs that are gone are removed here too, so that a domain event or a
 // startup scan of libvirt is enough to clean up after a VMI deleted while nobody watched.
 import type { Logger } from "pino";
+import { isHotpluggableVolume } from "../../api/index.js";
 import { type Connection, DomainState } from "../../libvirt/index.js";
 import {
   CACHE_IS_BEHIND,
@@ -58,15 +59,19 @@ const DONE: StepResult = { again: false, result: {} };
 /** How soon a hotplugged disk whose attachment pod is not ready yet is looked at again. */
 const HOTPLUG_RETRY_MS = 2000;
 
-/** A hotpluggable volume of the spec that the live domain does not have yet. */
+/**
+ * Hotplug not finished yet: a hotpluggable volume of the spec that the live domain lacks, or a live
+ * disk whose volume left the spec (the guest may take a while to release it).
+ */
 function hotplugPending(vmi: Frozen<Vmi>, observed: ObservedDomain): boolean {
   const live = observed.facts.disks ?? new Map<string, string>();
   const disks = new Set((vmi.spec.domain.devices.disks ?? []).map((disk) => disk.name));
-  return (vmi.spec.volumes ?? []).some(
-    (volume) =>
-      (volume.persistentVolumeClaim?.hotpluggable === true || volume.dataVolume?.hotpluggable === true) &&
-      disks.has(volume.name) &&
-      !live.has(volume.name),
+  const volumes = vmi.spec.volumes ?? [];
+  const specNames = new Set(volumes.map((volume) => volume.name));
+  return (
+    volumes.some(
+      (volume) => isHotpluggableVolume(volume) && disks.has(volume.name) && !live.has(volume.name),
+    ) || [...live.keys()].some((name) => !specNames.has(name))
   );
 }
 
@@ -122,7 +127,10 @@ export class VmiReconciler {
             held.observed.handle.free();
             held.observed = await this.#observe(domainName);
           }
-          if (hotplugged.retry) hotplugRetry = { requeueAfterMs: HOTPLUG_RETRY_MS };
+          // Looked at again until the domain matches the spec: an attachment pod may not run yet, and
+          // a detached disk stays in the domain until the guest lets it go.
+          const pending = held.observed !== undefined && hotplugPending(vmi, held.observed);
+          if (hotplugged.failed || pending) hotplugRetry = { requeueAfterMs: HOTPLUG_RETRY_MS };
         }
       }
       for (let step = 0; step < MAX_STEPS; step += 1) {
@@ -147,14 +155,13 @@ export class VmiReconciler {
     vmi: Frozen<Vmi>,
     observed: ObservedDomain,
     log: Logger,
-  ): Promise<{ changed: boolean; retry: boolean }> {
+  ): Promise<{ changed: boolean; failed: boolean }> {
     try {
-      const changed = await this.#deps.lifecycle.syncHotplug(vmi, observed, log);
-      return { changed, retry: hotplugPending(vmi, observed) && !changed };
+      return { changed: await this.#deps.lifecycle.syncHotplug(vmi, observed, log), failed: false };
     } catch (error) {
       log.warn({ err: error }, "hotplugging a volume failed");
       this.#deps.events.warning(vmi, "HotplugFailed", `hotplugging a volume failed: ${messageOf(error)}`);
-      return { changed: false, retry: true };
+      return { changed: false, failed: true };
     }
   }
 

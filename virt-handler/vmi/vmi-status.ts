@@ -2,6 +2,7 @@
 // from the same facts gives the same status, transition times included, so an unchanged domain
 // never causes a write.
 import {
+  isHotpluggableVolume,
   type VirtualMachineInstancePhase,
   type VirtualMachineInstanceStatus,
   VMI_CONDITION_TYPES,
@@ -95,7 +96,8 @@ export function runningStatus(
     : removeCondition(status.conditions, VMI_CONDITION_TYPES.paused);
   status.interfaces = interfaceStatuses(vmi, facts.interfaces, podIPs);
   const volumeStatus = hotplugVolumeStatus(vmi, status.volumeStatus, facts.disks);
-  if (volumeStatus !== undefined) status.volumeStatus = volumeStatus;
+  if (volumeStatus?.length === 0) delete status.volumeStatus;
+  else if (volumeStatus !== undefined) status.volumeStatus = volumeStatus;
   applyGuestAgentStatus(status, facts.agent, now);
   return status;
 }
@@ -197,20 +199,36 @@ export function interfaceStatuses(
 type VolumeStatus = NonNullable<VmiStatus["volumeStatus"]>[number];
 
 /**
- * Each hotplugged volume the live domain has is Ready, at its target (KubeVirt's words); what
- * virt-controller recorded for it (the claim, the attachment pod) is kept. Undefined: nothing to say.
+ * The hotplugged volumes as the live domain has them (KubeVirt's words): one the spec holds and the
+ * domain has is Ready at its target, keeping what virt-controller recorded for it (the claim, the
+ * attachment pod); one the spec dropped is Detaching while the domain still has it, and its entry
+ * goes once the guest let it go (virt-controller then deletes its attachment pod). Undefined:
+ * nothing to say.
  */
 function hotplugVolumeStatus(
   vmi: Frozen<Vmi>,
   current: readonly VolumeStatus[] | undefined,
   liveDisks: ReadonlyMap<string, string> | undefined,
 ): VolumeStatus[] | undefined {
-  const hotplugged = (vmi.spec.volumes ?? []).filter(
-    (volume) =>
-      volume.persistentVolumeClaim?.hotpluggable === true || volume.dataVolume?.hotpluggable === true,
-  );
-  if (hotplugged.length === 0 || liveDisks === undefined) return undefined;
-  const entries = (current ?? []).map((entry) => structuredClone(entry) as VolumeStatus);
+  const volumes = vmi.spec.volumes ?? [];
+  const hotplugged = volumes.filter(isHotpluggableVolume);
+  const specNames = new Set(volumes.map((volume) => volume.name));
+  const dropped = (current ?? []).filter((entry) => !specNames.has(entry.name));
+  if ((hotplugged.length === 0 && dropped.length === 0) || liveDisks === undefined) return undefined;
+  const entries: VolumeStatus[] = [];
+  for (const entry of current ?? []) {
+    const copy = structuredClone(entry) as VolumeStatus;
+    if (specNames.has(entry.name)) entries.push(copy);
+    else if (liveDisks.has(entry.name)) {
+      entries.push(
+        Object.assign(copy, {
+          phase: "Detaching",
+          reason: "VolumeDetaching",
+          message: `Detaching hotplugged volume ${entry.name} from VM`,
+        }),
+      );
+    }
+  }
   for (const volume of hotplugged) {
     const target = liveDisks.get(volume.name);
     if (target === undefined) continue;

@@ -104,10 +104,17 @@ describe("the operator bundle", () => {
     for (const rule of [...OPERATOR_NAMESPACE_RULES, ...strategyRules("Role")]) {
       assert.ok(rulesCover([...namespaced, ...cluster], rule), `in kubevirt: ${JSON.stringify(rule)}`);
     }
+    // What the user roles grant, the operator must hold (RBAC's escalation check).
     assert.ok(
       rulesCover(cluster, {
         apiGroups: ["subresources.kubevirt.io"],
-        resources: ["virtualmachines/start"],
+        resources: [
+          "virtualmachines/start",
+          "virtualmachines/addvolume",
+          "virtualmachines/removevolume",
+          "virtualmachineinstances/addvolume",
+          "virtualmachineinstances/removevolume",
+        ],
         verbs: ["update"],
       }),
     );

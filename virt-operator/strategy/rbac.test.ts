@@ -194,6 +194,10 @@ describe("strategy RBAC", () => {
         "virtualmachines/start",
         "virtualmachines/stop",
         "virtualmachines/restart",
+        "virtualmachines/addvolume",
+        "virtualmachines/removevolume",
+        "virtualmachineinstances/addvolume",
+        "virtualmachineinstances/removevolume",
       ]) {
         assert.ok(allows(rules, "subresources.kubevirt.io", resource, "update"), `${level} ${resource}`);
       }

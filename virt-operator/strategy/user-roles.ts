@@ -27,8 +27,9 @@ const READ = ["get", "list", "watch"];
 const WRITE = ["create", "update", "patch", "delete"];
 
 /**
- * virtctl console / vnc / port-forward (WebSocket GETs), guestosinfo / userlist / fslist (GETs) and pause/unpause/start/stop/restart
- * (PUTs), on virt-api's group. port-forward is KubeVirt's on both VMIs and VMs.
+ * virtctl console / vnc / port-forward (WebSocket GETs), guestosinfo / userlist / fslist (GETs) and
+ * pause/unpause/start/stop/restart/addvolume/removevolume (PUTs), on virt-api's group.
+ * port-forward and the volume subresources are KubeVirt's on both VMIs and VMs.
  */
 const SUBRESOURCE_RULES: PolicyRule[] = [
   {
@@ -52,6 +53,17 @@ const SUBRESOURCE_RULES: PolicyRule[] = [
   {
     apiGroups: [SUBRESOURCES_GROUP],
     resources: ["virtualmachines/start", "virtualmachines/stop", "virtualmachines/restart"],
+    verbs: ["update"],
+  },
+  {
+    // virtctl addvolume / removevolume: on the VM (kept in it) or on a VMI of its own.
+    apiGroups: [SUBRESOURCES_GROUP],
+    resources: [
+      "virtualmachines/addvolume",
+      "virtualmachines/removevolume",
+      "virtualmachineinstances/addvolume",
+      "virtualmachineinstances/removevolume",
+    ],
     verbs: ["update"],
   },
 ];

@@ -20,14 +20,17 @@ const cluster: PolicyRule[] = [
   {
     // subresources/vm-lifecycle-writer.ts: start/stop/restart read the VM and merge-patch its
     // runStrategy (the deprecated `running` where the VM still uses it); portforward on a VM
-    // reads it to see its VMI was started (portforward/forward-address.ts).
+    // reads it to see its VMI was started (portforward/forward-address.ts); addvolume/removevolume
+    // under DeclarativeHotplugVolumes alone merge-patch the template's volumes and disks
+    // (subresources/volume-change-writer.ts).
     apiGroups: [KUBEVIRT_GROUP],
     resources: ["virtualmachines"],
     verbs: ["get", "patch"],
   },
   {
     // subresources/vm-lifecycle-writer.ts: where the run strategy calls for Start/Stop requests
-    // (restart, start under Manual...), they are merge-patched into the status subresource.
+    // (restart, start under Manual...), they are merge-patched into the status subresource;
+    // volume-change-writer.ts queues addvolume/removevolume in status.volumeRequests.
     apiGroups: [KUBEVIRT_GROUP],
     resources: ["virtualmachines/status"],
     verbs: ["patch"],
@@ -35,7 +38,8 @@ const cluster: PolicyRule[] = [
   {
     // subresources/read-vmi.ts (pause, unpause, console, vnc, guestosinfo, portforward, stop) reads the VMI;
     // vm-lifecycle-writer.ts merge-patches its terminationGracePeriodSeconds for
-    // `stop --grace-period` and restores it.
+    // `stop --grace-period` and restores it; volume-change-writer.ts merge-patches a VMI's
+    // volumes and disks for addvolume/removevolume on the VMI.
     apiGroups: [KUBEVIRT_GROUP],
     resources: ["virtualmachineinstances"],
     verbs: ["get", "patch"],

@@ -1,4 +1,7 @@
-/** The API paths virtctl uses: KubeVirt's objects, their subresources, namespaces and Services. */
+/**
+ * The API paths virtctl uses: KubeVirt's objects, their subresources, namespaces, Services, and
+ * the claims and DataVolumes addvolume hotplugs.
+ */
 
 export const SUBRESOURCE_GROUP_VERSION = "/apis/subresources.kubevirt.io/v1";
 
@@ -35,4 +38,13 @@ export function namespacePath(namespace: string): string {
 
 export function servicesPath(namespace: string): string {
   return `${namespacePath(namespace)}/services`;
+}
+
+/** CDI's DataVolume (cdi.kubevirt.io/v1beta1, as KubeVirt's virtctl reads it). */
+export function dataVolumePath(namespace: string, name: string): string {
+  return `/apis/cdi.kubevirt.io/v1beta1/namespaces/${segment(namespace)}/datavolumes/${segment(name)}`;
+}
+
+export function persistentVolumeClaimPath(namespace: string, name: string): string {
+  return `${namespacePath(namespace)}/persistentvolumeclaims/${segment(name)}`;
 }
