@@ -5,6 +5,7 @@ import { VirtualMachineInstanceReplicaSetKind } from "../replicaset/virtual-mach
 import type { SchemaValidator } from "../schema/validator.js";
 import { withEdits } from "../testing/json-edit.js";
 import { loadTestManifest } from "../testing/testdata.js";
+import { validateVirtualMachineInstance } from "../validation/object-validation.js";
 import { effectiveRunStrategy } from "../validation/vm-validation.js";
 import { VirtualMachineKind } from "../vm/virtual-machine.js";
 import { VirtualMachineInstanceKind } from "../vmi/virtual-machine-instance.js";
@@ -121,6 +122,17 @@ describe("VMI defaults", () => {
       withVolumeDisks(spec).domain.devices.disks?.map((disk) => disk.name),
       ["containerdisk", "cloudinitdisk", "emptydisk"],
     );
+  });
+
+  test("a VMI's volume without a disk gets one, as KubeVirt's SetDefaultVolumeDisk adds it", () => {
+    const vmi = vmiFrom(["spec.domain.devices.disks", [{ name: "containerdisk", disk: { bus: "sata" } }]]);
+    const disks = defaultVirtualMachineInstance(vmi).spec.domain.devices.disks;
+    assert.deepEqual(disks, [
+      { name: "containerdisk", disk: { bus: "sata" } },
+      { name: "emptydisk", disk: {} },
+      { name: "cloudinitdisk", disk: {} },
+    ]);
+    assert.deepEqual(validateVirtualMachineInstance(defaultVirtualMachineInstance(vmi)), []);
   });
 });
 

@@ -41,6 +41,8 @@ function fillVirtualMachineInstanceSpecDefaults(
   cluster: ClusterDefaults,
   name: string | undefined,
 ): void {
+  // Before the API defaults, as KubeVirt's mutator runs it first: the added disks get a disk target.
+  fillVolumeDisks(spec);
   fillApiDefaults(spec);
   spec.architecture ||= cluster.architecture;
   spec.domain.machine ??= {};
@@ -141,21 +143,23 @@ function scaled(value: string | number, numerator: number, denominator: number):
 }
 
 /**
- * KubeVirt adds a plain disk for every volume that no disk or filesystem uses
- * (SetDefaultVolumeDisk), when a VM's template becomes a VMI.
+ * KubeVirt adds a plain disk for every volume that no disk or filesystem uses (SetDefaultVolumeDisk):
+ * on every VMI it defaults, and when a VM's template becomes a VMI.
  */
 export function withVolumeDisks(spec: VirtualMachineInstanceSpec): VirtualMachineInstanceSpec {
   const copy = structuredClone(spec);
-  const used = new Set([
-    ...(copy.domain.devices.disks ?? []).map((disk) => disk.name),
-    ...(copy.domain.devices.filesystems ?? []).map((filesystem) => filesystem.name),
-  ]);
-  const missing = (copy.volumes ?? []).filter((volume) => !used.has(volume.name));
-  if (missing.length > 0) {
-    copy.domain.devices.disks = [
-      ...(copy.domain.devices.disks ?? []),
-      ...missing.map((volume) => ({ name: volume.name, disk: {} })),
-    ];
-  }
+  fillVolumeDisks(copy);
   return copy;
+}
+
+function fillVolumeDisks(spec: VirtualMachineInstanceSpec): void {
+  const devices = spec.domain.devices;
+  const used = new Set([
+    ...(devices.disks ?? []).map((disk) => disk.name),
+    ...(devices.filesystems ?? []).map((filesystem) => filesystem.name),
+  ]);
+  const missing = (spec.volumes ?? []).filter((volume) => !used.has(volume.name));
+  if (missing.length > 0) {
+    devices.disks = [...(devices.disks ?? []), ...missing.map((volume) => ({ name: volume.name, disk: {} }))];
+  }
 }

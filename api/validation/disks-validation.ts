@@ -10,7 +10,7 @@ const PCI_ADDRESS = /^[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]$/;
 
 /**
  * `spec.domain.devices.disks` (virt-api's validateDisks and the disk half of validateBootOrder):
- * unique names, every disk names a volume, at most one target, known buses, boot orders > 0,
+ * unique names, every disk but a CD-ROM names a volume, at most one target, known buses, boot orders > 0,
  * serials, cache and IO modes.
  */
 export function validateDisks(field: string, spec: VirtualMachineInstanceSpec): Cause[] {
@@ -28,7 +28,9 @@ export function validateDisks(field: string, spec: VirtualMachineInstanceSpec): 
   }
   disks.forEach((disk, position) => {
     const diskField = index(disksField, position);
-    if (!volumeNames.has(disk.name)) {
+    // A CD-ROM without a volume is a drive with an empty tray (KubeVirt allows it with
+    // DeclarativeHotplugVolumes; kubevirt-ts always does, since nothing else is needed for it).
+    if (!volumeNames.has(disk.name) && disk.cdrom === undefined) {
       causes.push(invalid(child(diskField, "name"), `${child(diskField, "name")} '${disk.name}' not found.`));
     }
     causes.push(...validateDisk(diskField, disk, spec));

@@ -6,6 +6,7 @@ import type { VirtualMachineInstanceReplicaSetSpec } from "../replicaset/virtual
 import { type Cause, duplicate, invalid, required } from "./cause.js";
 import { duplicatePositions } from "./duplicates.js";
 import { child, index } from "./field-path.js";
+import { validateSupportedConfiguration } from "./unsupported-configuration-validation.js";
 import { validateVirtualMachineInstanceSpec } from "./vmi-spec-validation.js";
 
 const GO_DURATION = /^[-+]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$|^[-+]?0$/;
@@ -64,6 +65,7 @@ export function validateKubeVirtSpec(field: string, spec: KubeVirtSpec): Cause[]
     causes.push(duplicate(index(methodsField, at), `Duplicate value: "${methods[at] ?? ""}"`));
   }
   causes.push(...validateDurations(field, spec));
+  causes.push(...validateSupportedConfiguration(field, spec));
   const ratio = spec.configuration?.additionalGuestMemoryOverheadRatio;
   if (ratio !== undefined && !(Number(ratio) >= 1)) {
     const ratioField = child(field, "configuration", "additionalGuestMemoryOverheadRatio");

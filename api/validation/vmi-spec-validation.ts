@@ -13,6 +13,7 @@ import { validateHostname } from "./host-facing-validation.js";
 import { validateNetworks } from "./networks-validation.js";
 import { validatePlatformNames } from "./platform-names-validation.js";
 import { validateResources } from "./resources-validation.js";
+import { validateSupportedFields } from "./unsupported-fields-validation.js";
 import { validateVolumes } from "./volumes-validation.js";
 
 const ARCHITECTURES = ["amd64", "arm64", "s390x"] as const;
@@ -39,6 +40,7 @@ export function validateVirtualMachineInstanceSpec(field: string, spec: VirtualM
     ...validateProbes(field, spec),
     ...validateDns(field, spec),
     ...validateAccessCredentials(field, spec),
+    ...validateSupportedFields(field, spec),
   ];
 }
 

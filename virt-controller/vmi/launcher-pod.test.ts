@@ -264,3 +264,42 @@ describe("launcher pod's vmi.kubevirt.io/id label", () => {
     assert.equal(idLabelOf("n".repeat(63))?.["vmi.kubevirt.io/id"], "n".repeat(63));
   });
 });
+
+describe("launcher pod's scheduling and DNS, from the VMI", () => {
+  const podOf = (extra: Partial<VmiSpec>) => {
+    const spec: VmiSpec = { ...smallVmiSpec(), ...extra };
+    const vmi: VirtualMachineInstance = {
+      apiVersion: "kubevirt.io/v1",
+      kind: "VirtualMachineInstance",
+      metadata: { name: "vm1", namespace: "tenant" },
+      spec,
+    };
+    return renderLauncherPod(vmi, defaultVirtualMachineInstanceSpec(spec, KUBEVIRT_DEFAULTS, "vm1"), {
+      image: "virt-launcher",
+      useEmulation: true,
+      cpuAllocationRatio: 10,
+    });
+  };
+
+  test("topologySpreadConstraints, dnsPolicy and dnsConfig go onto the pod as written", () => {
+    const spread = [
+      { maxSkew: 1, topologyKey: "kubernetes.io/hostname", whenUnsatisfiable: "DoNotSchedule" },
+    ];
+    const dnsConfig = { nameservers: ["10.0.0.53"], searches: ["example.test"] };
+    const pod = podOf({ topologySpreadConstraints: spread, dnsPolicy: "None", dnsConfig });
+    assert.deepEqual(pod.spec?.topologySpreadConstraints, spread);
+    assert.equal(pod.spec?.dnsPolicy, "None");
+    assert.deepEqual(pod.spec?.dnsConfig, dnsConfig);
+  });
+
+  test("a subdomain names the pod under it, by the guest's hostname; without one the pod keeps its own", () => {
+    const named = podOf({ subdomain: "db", hostname: "primary" });
+    assert.deepEqual([named.spec?.subdomain, named.spec?.hostname], ["db", "primary"]);
+    assert.deepEqual([podOf({ subdomain: "db" }).spec?.hostname], ["vm1"]);
+    const plain = podOf({});
+    assert.deepEqual(
+      [plain.spec?.subdomain, plain.spec?.hostname, plain.spec?.dnsPolicy],
+      [undefined, undefined, undefined],
+    );
+  });
+});

@@ -99,6 +99,7 @@ export function renderLauncherPod(
       ...(pullSecrets.imagePullSecrets.length > 0 ? { imagePullSecrets: pullSecrets.imagePullSecrets } : {}),
       nodeSelector: { [LABELS.nodeSchedulable]: "true", ...(spec.nodeSelector ?? {}) },
       ...schedulingOf(spec),
+      ...namingOf(name, spec),
       terminationGracePeriodSeconds: (spec.terminationGracePeriodSeconds ?? 30) + LAUNCHER.extraGraceSeconds,
       restartPolicy: "Never",
       // The launcher only waits: it never talks to the API server.
@@ -113,7 +114,38 @@ function schedulingOf(spec: VirtualMachineInstanceSpec): Partial<NonNullable<Pod
   if (spec.tolerations) scheduling.tolerations = spec.tolerations as NonNullable<Pod["spec"]>["tolerations"];
   if (spec.schedulerName) scheduling.schedulerName = spec.schedulerName;
   if (spec.priorityClassName) scheduling.priorityClassName = spec.priorityClassName;
+  if (spec.topologySpreadConstraints) {
+    scheduling.topologySpreadConstraints = spec.topologySpreadConstraints as NonNullable<
+      Pod["spec"]
+    >["topologySpreadConstraints"];
+  }
   return scheduling;
+}
+
+type PodDnsPolicy = NonNullable<NonNullable<Pod["spec"]>["dnsPolicy"]>;
+const POD_DNS_POLICIES: readonly PodDnsPolicy[] = [
+  "ClusterFirstWithHostNet",
+  "ClusterFirst",
+  "Default",
+  "None",
+];
+
+/**
+ * The pod's DNS: the VMI's policy and config, since the guest is offered its pod's resolvers
+ * (virt-handler reads the pod's resolv.conf); with a subdomain, the pod's hostname under it, so a
+ * headless Service of that name gives the VM a DNS name (`<hostname>.<subdomain>.<namespace>.svc`).
+ */
+function namingOf(name: string, spec: VirtualMachineInstanceSpec): Partial<NonNullable<Pod["spec"]>> {
+  const naming: Partial<NonNullable<Pod["spec"]>> = {};
+  // Admission refuses another policy; one stored before is left to the pod's default.
+  const policy = POD_DNS_POLICIES.find((known) => known === spec.dnsPolicy);
+  if (policy !== undefined) naming.dnsPolicy = policy;
+  if (spec.dnsConfig) naming.dnsConfig = spec.dnsConfig as NonNullable<Pod["spec"]>["dnsConfig"];
+  if (spec.subdomain) {
+    naming.subdomain = spec.subdomain;
+    naming.hostname = guestHostname(name, spec.hostname);
+  }
+  return naming;
 }
 
 /** The VMI's labels go onto the pod (Services select VMs through them), but not its node. */

@@ -20,6 +20,9 @@ export const configureMemBalloon: Configurator = (domain, { spec }) => {
       : { model: "virtio", statsPeriodSeconds: 10 };
 };
 
+/** The name KubeVirt gives the input device autoattachInputDevice adds. */
+const AUTOATTACHED_INPUT = "default-0";
+
 /** `devices.inputs`: tablets and keyboards on usb (KubeVirt's default) or virtio. */
 export const configureInputs: Configurator = (domain, { spec }) => {
   const inputs: InputDevice[] = [];
@@ -33,6 +36,10 @@ export const configureInputs: Configurator = (domain, { spec }) => {
       throw new VmiConversionError("InvalidSpec", `input ${input.name}: bus must be usb or virtio`);
     }
     inputs.push({ type, bus, alias: `ua-${input.name}` });
+  }
+  // autoattachInputDevice: a tablet on usb when the VMI names no input, as KubeVirt adds one.
+  if (inputs.length === 0 && spec.domain.devices.autoattachInputDevice === true) {
+    inputs.push({ type: "tablet", bus: "usb", alias: `ua-${AUTOATTACHED_INPUT}` });
   }
   if (inputs.length > 0) domain.devices.inputs = inputs;
 };

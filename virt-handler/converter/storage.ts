@@ -113,24 +113,51 @@ function domainDisk(
   return result;
 }
 
+/**
+ * A CD-ROM disk that names no volume: a drive with an empty tray, as KubeVirt gives it. It has no
+ * "ua-" alias, since status and hotplug map aliases back to volumes and this drive has none.
+ */
+function emptyCdrom(disk: VmiDisk, dev: string, bus: VmiBus): Disk {
+  const result: Disk = {
+    type: "file",
+    device: "cdrom",
+    driver: { name: "qemu", type: "raw" },
+    target: { dev, bus: bus satisfies DiskBus },
+    readonly: true,
+  };
+  const tray = TRAY_STATES.find((state) => state === disk.cdrom?.tray);
+  if (tray !== undefined) result.target.tray = tray;
+  if (disk.bootOrder !== undefined) result.bootOrder = bootOrderOf(`disk ${disk.name}`, disk.bootOrder);
+  return result;
+}
+
 export const configureStorage: Configurator = (domain, { spec, prepared }) => {
   const counters = new Map<string, number>();
   const disks: Disk[] = [];
   const hotplugged = new Set((spec.volumes ?? []).filter(isHotpluggableVolume).map((volume) => volume.name));
+  const volumes = spec.volumes ?? [];
   for (const disk of spec.domain.devices.disks ?? []) {
     // A hotpluggable volume's disk joins the running domain later (domain/hotplug-disks.ts).
     if (hotplugged.has(disk.name)) continue;
+    const named = volumes.find((candidate) => candidate.name === disk.name);
     const volume = prepared.disks.get(disk.name);
-    if (volume === undefined) {
-      const named = (spec.volumes ?? []).some((candidate) => candidate.name === disk.name);
-      const why = named ? "its volume was not prepared" : "no volume has that name";
+    const { bus, device } = busAndDevice(disk);
+    if (volume === undefined && (named !== undefined || device !== "cdrom")) {
+      const why = named !== undefined ? "its volume was not prepared" : "no volume has that name";
       throw new VmiConversionError("InvalidSpec", `disk ${disk.name} names no usable volume: ${why}`);
     }
-    const { bus, device } = busAndDevice(disk);
     const prefix = PREFIX_OF_BUS[bus];
     const index = counters.get(prefix) ?? 0;
     counters.set(prefix, index + 1);
-    disks.push(domainDisk(disk, volume, targetDeviceName(prefix, index), bus, device));
+    const dev = targetDeviceName(prefix, index);
+    if (volume === undefined) {
+      disks.push(emptyCdrom(disk, dev, bus));
+      continue;
+    }
+    const converted = domainDisk(disk, volume, dev, bus, device);
+    // KubeVirt's hostDisk `shared`: the file is shared with other VMs, so the disk is too.
+    if (named?.hostDisk?.shared === true) converted.shareable = true;
+    disks.push(converted);
   }
   if (disks.length > 0) domain.devices.disks = disks;
   // Always one virtio-scsi controller, as KubeVirt's: hotplugged disks go on it while the VM runs.
