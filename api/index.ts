@@ -42,6 +42,55 @@ export {
   defaultVirtualMachineInstanceSpec,
   withVolumeDisks,
 } from "./defaults/vmi-defaults.js";
+export { conflictCauses, conflictMessage } from "./instancetype/conflicts.js";
+export {
+  type ControllerRevision,
+  controllerRevisionKind,
+  controllerRevisionOf,
+  REVISION_LABELS,
+  RevisionDataError,
+  revisedObjectOf,
+  revisionName,
+  sameRevisedObject,
+} from "./instancetype/controller-revision.js";
+export { guestCpuTopology, spreadTopologyProblem } from "./instancetype/cpu-topology.js";
+export {
+  type Expansion,
+  type ExpansionInput,
+  expandSpec,
+  type ResolvedReference,
+} from "./instancetype/expand-vmi.js";
+export {
+  type AnyInstancetype,
+  type AnyPreference,
+  INSTANCETYPE_API_VERSION,
+  INSTANCETYPE_GROUP,
+  INSTANCETYPE_VERSION,
+  type VirtualMachineClusterInstancetype,
+  VirtualMachineClusterInstancetypeKind,
+  type VirtualMachineClusterPreference,
+  VirtualMachineClusterPreferenceKind,
+  type VirtualMachineInstancetype,
+  VirtualMachineInstancetypeKind,
+  type VirtualMachinePreference,
+  VirtualMachinePreferenceKind,
+} from "./instancetype/instancetype-kinds.js";
+export type { VirtualMachineInstancetypeSpec } from "./instancetype/instancetype-spec.js";
+export {
+  EXPANSION_ANNOTATIONS,
+  instancetypeScopeOf,
+  preferenceScopeOf,
+  REFERENCE_KIND_NAMES,
+  type ReferenceScope,
+  unexpectedKindMessage,
+} from "./instancetype/matcher-kinds.js";
+export {
+  PREFERRED_CPU_TOPOLOGIES,
+  type PreferredCpuTopology,
+  SPREAD_ACROSS,
+  type SpreadAcross,
+  type VirtualMachinePreferenceSpec,
+} from "./instancetype/preference-spec.js";
 export {
   API_VERSION,
   GROUP,
@@ -78,21 +127,43 @@ export {
   VirtualMachineInstanceMigrationKind,
 } from "./migration/virtual-machine-instance-migration.js";
 export {
+  POOL_CONDITION_TYPES,
+  POOL_FINALIZER,
+  POOL_GROUP,
+  POOL_SORT_POLICIES,
+  POOL_VERSION,
+  type PoolSortPolicy,
+  type VirtualMachinePool,
+  VirtualMachinePoolKind,
+  type VirtualMachinePoolSpec,
+  type VirtualMachinePoolStatus,
+} from "./pool/virtual-machine-pool.js";
+export {
   type VirtualMachineInstanceReplicaSet,
   VirtualMachineInstanceReplicaSetKind,
   VMIRS_CONDITION_TYPES,
 } from "./replicaset/virtual-machine-instance-replica-set.js";
 export {
+  clusterInstancetypeKind,
+  clusterPreferenceKind,
   dataVolumeKind,
+  instancetypeKind,
   kubeVirtKind,
+  preferenceKind,
   type StoredDataVolume,
   type StoredKubeVirt,
   type StoredVirtualMachine,
+  type StoredVirtualMachineClusterInstancetype,
+  type StoredVirtualMachineClusterPreference,
   type StoredVirtualMachineInstance,
   type StoredVirtualMachineInstanceReplicaSet,
+  type StoredVirtualMachineInstancetype,
+  type StoredVirtualMachinePool,
+  type StoredVirtualMachinePreference,
   vmiKind,
   vmirsKind,
   vmKind,
+  vmPoolKind,
 } from "./resource-kinds.js";
 export type { SchemaValidator } from "./schema/validator.js";
 export type { Cause, CauseReason } from "./validation/cause.js";
@@ -101,6 +172,8 @@ export { dns1123LabelErrors } from "./validation/dns-names.js";
 export { domainNameFor, MAX_DOMAIN_NAME_BYTES } from "./validation/domain-name-validation.js";
 export type { FeatureGateOptions } from "./validation/feature-gates-validation.js";
 export { validateHostFacingValues } from "./validation/host-facing-validation.js";
+export { validateInstancetype, validatePreference } from "./validation/instancetype-object-validation.js";
+export { validateInstancetypeSpec, validatePreferenceSpec } from "./validation/instancetype-validation.js";
 export {
   validateDataVolume,
   validateKubeVirt,
@@ -109,11 +182,23 @@ export {
   validateVirtualMachineInstanceMigration,
   validateVirtualMachineInstanceReplicaSet,
 } from "./validation/object-validation.js";
+export {
+  type PoolValidationOptions,
+  templateLabels,
+  validatePoolSelectorUnchanged,
+  validateVirtualMachinePool,
+} from "./validation/pool-validation.js";
+export {
+  type ResolvedReferences,
+  validateAgainstReferences,
+  validateReferenceMatchers,
+} from "./validation/vm-references-validation.js";
 export { effectiveRunStrategy, type VirtualMachineValidationOptions } from "./validation/vm-validation.js";
 export { readVersionInfo, type VersionInfo } from "./version/version-info.js";
 export { type VirtualMachine, VirtualMachineKind } from "./vm/virtual-machine.js";
 export { RUN_STRATEGIES, type RunStrategy, type VirtualMachineSpec } from "./vm/vm-spec.js";
 export {
+  type InstancetypeStatusRef,
   PRINTABLE_STATUSES,
   type PrintableStatus,
   type VirtualMachineStatus,

@@ -40,7 +40,8 @@ export interface KindNames {
   readonly singular: string;
   readonly shortNames: readonly string[];
   readonly categories: readonly string[];
-  readonly namespaced: true;
+  /** False for cluster-scoped kinds (the cluster instancetypes and preferences). */
+  readonly namespaced: boolean;
 }
 
 export interface KindDefinition<Spec extends TSchema, Status extends TSchema> extends KindNames {
@@ -77,6 +78,8 @@ export interface KindOptions<Spec extends TSchema, Status extends TSchema> {
   plural: string;
   shortNames: readonly string[];
   categories: readonly string[];
+  /** Namespaced unless false. */
+  namespaced?: boolean;
   spec: Spec;
   status: Status;
   printerColumns: readonly PrinterColumn[];
@@ -100,7 +103,7 @@ export function defineKind<Spec extends TSchema, Status extends TSchema>(
     singular: options.kind.toLowerCase(),
     shortNames: options.shortNames,
     categories: options.categories,
-    namespaced: true,
+    namespaced: options.namespaced ?? true,
     schema,
     specSchema: options.spec,
     statusSchema: options.status,

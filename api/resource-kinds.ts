@@ -6,7 +6,18 @@
 import type { WithObjectMeta } from "../runtime/objects/kube-object.js";
 import { defineKind } from "../runtime/objects/resource-kind.js";
 import { type DataVolume, DataVolumeKind } from "./cdi/data-volume.js";
+import {
+  type VirtualMachineClusterInstancetype,
+  VirtualMachineClusterInstancetypeKind,
+  type VirtualMachineClusterPreference,
+  VirtualMachineClusterPreferenceKind,
+  type VirtualMachineInstancetype,
+  VirtualMachineInstancetypeKind,
+  type VirtualMachinePreference,
+  VirtualMachinePreferenceKind,
+} from "./instancetype/instancetype-kinds.js";
 import { type KubeVirt, KubeVirtKind } from "./kubevirt/kubevirt.js";
+import { type VirtualMachinePool, VirtualMachinePoolKind } from "./pool/virtual-machine-pool.js";
 import {
   type VirtualMachineInstanceReplicaSet,
   VirtualMachineInstanceReplicaSetKind,
@@ -19,6 +30,7 @@ export type StoredVirtualMachineInstance = WithObjectMeta<VirtualMachineInstance
 export type StoredVirtualMachineInstanceReplicaSet = WithObjectMeta<VirtualMachineInstanceReplicaSet>;
 export type StoredKubeVirt = WithObjectMeta<KubeVirt>;
 export type StoredDataVolume = WithObjectMeta<DataVolume>;
+export type StoredVirtualMachinePool = WithObjectMeta<VirtualMachinePool>;
 
 export const vmKind = defineKind<StoredVirtualMachine>(VirtualMachineKind);
 export const vmiKind = defineKind<StoredVirtualMachineInstance>(VirtualMachineInstanceKind);
@@ -27,3 +39,18 @@ export const vmirsKind = defineKind<StoredVirtualMachineInstanceReplicaSet>(
 );
 export const kubeVirtKind = defineKind<StoredKubeVirt>(KubeVirtKind);
 export const dataVolumeKind = defineKind<StoredDataVolume>(DataVolumeKind);
+export const vmPoolKind = defineKind<StoredVirtualMachinePool>(VirtualMachinePoolKind);
+
+export type StoredVirtualMachineInstancetype = WithObjectMeta<VirtualMachineInstancetype>;
+export type StoredVirtualMachineClusterInstancetype = WithObjectMeta<VirtualMachineClusterInstancetype>;
+export type StoredVirtualMachinePreference = WithObjectMeta<VirtualMachinePreference>;
+export type StoredVirtualMachineClusterPreference = WithObjectMeta<VirtualMachineClusterPreference>;
+
+export const instancetypeKind = defineKind<StoredVirtualMachineInstancetype>(VirtualMachineInstancetypeKind);
+export const clusterInstancetypeKind = defineKind<StoredVirtualMachineClusterInstancetype>(
+  VirtualMachineClusterInstancetypeKind,
+);
+export const preferenceKind = defineKind<StoredVirtualMachinePreference>(VirtualMachinePreferenceKind);
+export const clusterPreferenceKind = defineKind<StoredVirtualMachineClusterPreference>(
+  VirtualMachineClusterPreferenceKind,
+);

@@ -24,6 +24,7 @@ import { HandlerLocator } from "./handler/handler-locator.js";
 import { type KubeVirt, kubeVirtKind, podKind, vmiKind, vmKind } from "./kinds.js";
 import { VirtApiMetrics } from "./server/virt-api-metrics.js";
 import { type RunningVirtApiServer, startVirtApiServer } from "./server/virt-api-server.js";
+import { ApiReferenceReader } from "./webhooks/vm-references.js";
 
 export interface VirtApiOptions {
   readonly client: KubeClient;
@@ -97,6 +98,7 @@ export async function startVirtApi(
       },
       webhooks: {
         settings: clusterSettings,
+        references: new ApiReferenceReader(client),
         installNamespace: namespace,
         metrics,
         log,

@@ -19,9 +19,23 @@ export const WEBHOOK_PATHS = {
   vmirsValidate: "/virtualmachinereplicaset-validate",
   kubevirtValidate: "/kubevirt-validate",
   dataVolumeValidate: "/datavolume-validate",
+  vmPoolValidate: "/virtualmachinepool-validate",
+  instancetypeValidate: "/virtualmachineinstancetypes-validate",
+  clusterInstancetypeValidate: "/virtualmachineclusterinstancetypes-validate",
+  preferenceValidate: "/virtualmachinepreferences-validate",
+  clusterPreferenceValidate: "/virtualmachineclusterpreferences-validate",
 } as const;
 
 export type WebhookPath = (typeof WEBHOOK_PATHS)[keyof typeof WEBHOOK_PATHS];
+
+/** The instancetype.kubevirt.io/v1beta1 resources (KubeVirt validates each kind with a webhook of its own). */
+const INSTANCETYPE_RESOURCES = [
+  "virtualmachineinstancetypes",
+  "virtualmachineclusterinstancetypes",
+  "virtualmachinepreferences",
+  "virtualmachineclusterpreferences",
+] as const;
+type InstancetypeResource = (typeof INSTANCETYPE_RESOURCES)[number];
 
 export interface AdmissionWebhook {
   readonly type: "mutating" | "validating";
@@ -34,7 +48,9 @@ export interface AdmissionWebhook {
     | "virtualmachineinstances"
     | "virtualmachineinstancereplicasets"
     | "kubevirts"
-    | "datavolumes";
+    | "datavolumes"
+    | "virtualmachinepools"
+    | InstancetypeResource;
   readonly operations: readonly ("CREATE" | "UPDATE")[];
 }
 
@@ -105,10 +121,38 @@ export const ADMISSION_WEBHOOKS: readonly AdmissionWebhook[] = [
     resource: "datavolumes",
     operations: ["CREATE", "UPDATE"],
   },
+  {
+    type: "validating",
+    name: "virtualmachinepool-validator.kubevirt.io",
+    path: WEBHOOK_PATHS.vmPoolValidate,
+    resource: "virtualmachinepools",
+    operations: ["CREATE", "UPDATE"],
+  },
+  ...(
+    [
+      ["virtualmachineinstancetype", WEBHOOK_PATHS.instancetypeValidate],
+      ["virtualmachineclusterinstancetype", WEBHOOK_PATHS.clusterInstancetypeValidate],
+      ["virtualmachinepreference", WEBHOOK_PATHS.preferenceValidate],
+      ["virtualmachineclusterpreference", WEBHOOK_PATHS.clusterPreferenceValidate],
+    ] as const
+  ).map(
+    ([singular, path]): AdmissionWebhook => ({
+      // KubeVirt's names: virtualmachineinstancetype-validator.instancetype.kubevirt.io, ...
+      type: "validating",
+      name: `${singular}-validator.instancetype.kubevirt.io`,
+      path,
+      resource: `${singular}s`,
+      operations: ["CREATE", "UPDATE"],
+    }),
+  ),
 ];
 
 /** The API group and version of the resource a webhook's rule matches. */
 export function webhookRuleGroup(webhook: AdmissionWebhook): { group: string; version: string } {
+  if (webhook.resource === "virtualmachinepools") return { group: "pool.kubevirt.io", version: "v1beta1" };
+  if ((INSTANCETYPE_RESOURCES as readonly string[]).includes(webhook.resource)) {
+    return { group: "instancetype.kubevirt.io", version: "v1beta1" };
+  }
   return webhook.resource === "datavolumes"
     ? { group: "cdi.kubevirt.io", version: "v1beta1" }
     : { group: "kubevirt.io", version: "v1" };

@@ -4,7 +4,7 @@ import { type OpenApiSchema, toOpenApiSchema } from "../schema/openapi.js";
 
 /**
  * The apiextensions.k8s.io/v1 CustomResourceDefinition of a kind, as KubeVirt's operator
- * installs it (`crds.go`): namespaced, version v1 served and stored, the kind's printer columns
+ * installs it (`crds.go`): namespaced or cluster-scoped, version v1 served and stored, the kind's printer columns
  * and subresources, and the structural schema emitted from the kind's TypeBox schema.
  */
 
@@ -39,7 +39,7 @@ export function buildCrd(definition: KindDefinition<TSchema, TSchema>): CustomRe
         shortNames: [...definition.shortNames],
         categories: [...definition.categories],
       },
-      scope: "Namespaced",
+      scope: definition.namespaced ? "Namespaced" : "Cluster",
       versions: [
         {
           name: definition.version,

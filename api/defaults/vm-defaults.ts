@@ -18,9 +18,12 @@ export function defaultVirtualMachine(
   const templateSpec = spec.template.spec;
   if (templateSpec !== undefined) {
     fillApiDefaults(templateSpec);
-    templateSpec.domain.machine ??= {};
-    const machine = templateSpec.domain.machine;
-    machine.type ||= cluster.machineType;
+    // With a preference the machine type waits for the VMI: the preference may choose it (KubeVirt's
+    // VM mutator defaults it from the preference first).
+    if (spec.preference === undefined) {
+      templateSpec.domain.machine ??= {};
+      templateSpec.domain.machine.type ||= cluster.machineType;
+    }
     const name = copy.metadata?.name;
     if (name !== undefined && templateSpec.domain.firmware !== undefined) {
       templateSpec.domain.firmware.uuid ||= legacyFirmwareUuid(name);

@@ -2,6 +2,7 @@ import type { VirtualMachineSpec } from "../vm/vm-spec.js";
 import { type Cause, forbidden, invalid, required } from "./cause.js";
 import { validateDataVolumeSpec } from "./data-volume-validation.js";
 import { child, index } from "./field-path.js";
+import { validateReferenceMatchers } from "./vm-references-validation.js";
 import { validateVirtualMachineInstanceSpec } from "./vmi-spec-validation.js";
 
 /** Cluster facts some VM rules depend on (feature gates and binding plugins from the KubeVirt CR). */
@@ -35,6 +36,7 @@ export function validateVirtualMachineSpec(
       causes.push(required(child(field, matcher, "name"), `${child(field, matcher, "name")} must be set`));
     }
   }
+  causes.push(...validateReferenceMatchers(field, spec));
   return causes;
 }
 

@@ -41,6 +41,19 @@ export const StateChangeRequestSchema = Type.Object({
 });
 export type StateChangeRequest = Static<typeof StateChangeRequestSchema>;
 
+/**
+ * `status.instancetypeRef` / `status.preferenceRef`: what the VM's matcher resolved to and the
+ * ControllerRevision holding the copy its VMIs are expanded from (KubeVirt's InstancetypeStatusRef).
+ */
+export const InstancetypeStatusRefSchema = Type.Object({
+  name: Type.Optional(Type.String()),
+  kind: Type.Optional(Type.String()),
+  controllerRevisionRef: Type.Optional(Type.Object({ name: Type.Optional(Type.String()) })),
+  inferFromVolume: Type.Optional(Type.String()),
+  inferFromVolumeFailurePolicy: Type.Optional(StringEnum(["Reject", "Ignore"])),
+});
+export type InstancetypeStatusRef = Static<typeof InstancetypeStatusRefSchema>;
+
 export const VirtualMachineStatusSchema = Type.Object({
   printableStatus: Type.Optional(StringEnum(PRINTABLE_STATUSES)),
   created: Type.Optional(Type.Boolean()),
@@ -61,6 +74,8 @@ export const VirtualMachineStatusSchema = Type.Object({
     ]),
   ),
   observedGeneration: Type.Optional(Int64()),
+  instancetypeRef: Type.Optional(InstancetypeStatusRefSchema),
+  preferenceRef: Type.Optional(InstancetypeStatusRefSchema),
   desiredGeneration: Type.Optional(Int64()),
   runStrategy: Type.Optional(StringEnum(RUN_STRATEGIES)),
   snapshotInProgress: Type.Optional(Type.String()),

@@ -19,7 +19,7 @@ describe("the kubevirt.io/v1 CRDs (and CDI's DataVolume) on the dev-cluster API 
   after(async () => cluster?.close());
 
   test("every generated CRD is accepted (so it is structural, as a real cluster requires) and becomes Established", async () => {
-    assert.equal(crdFiles.length, 6);
+    assert.equal(crdFiles.length, 11);
     for (const file of crdFiles) {
       const applied = await cluster.kubectl(["apply", "--server-side", "-f", file]);
       assert.equal(applied.code, 0, `${file}: ${applied.stderr}`);
@@ -44,6 +44,17 @@ describe("the kubevirt.io/v1 CRDs (and CDI's DataVolume) on the dev-cluster API 
     }
     const cdi = await cluster.kubectl(["api-resources", "--api-group=cdi.kubevirt.io"]);
     assert.match(cdi.stdout, /^datavolumes\s+dv,dvs\b/m);
+    const pools = await cluster.kubectl(["api-resources", "--api-group=pool.kubevirt.io"]);
+    assert.match(pools.stdout, /^virtualmachinepools\s+vmpool\b/m);
+    const sizes = await cluster.kubectl(["api-resources", "--api-group=instancetype.kubevirt.io"]);
+    for (const plural of [
+      "virtualmachineinstancetypes",
+      "virtualmachineclusterinstancetypes",
+      "virtualmachinepreferences",
+      "virtualmachineclusterpreferences",
+    ]) {
+      assert.match(sizes.stdout, new RegExp(`^${plural}\\s`, "m"));
+    }
   });
 
   test("manifests in the shape of KubeVirt's own examples apply unchanged and print KubeVirt's columns", async () => {

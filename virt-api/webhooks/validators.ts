@@ -8,10 +8,14 @@ import {
   type Cause,
   type VirtualMachineValidationOptions,
   validateDataVolume,
+  validateInstancetype,
   validateKubeVirt,
+  validatePoolSelectorUnchanged,
+  validatePreference,
   validateVirtualMachine,
   validateVirtualMachineInstance,
   validateVirtualMachineInstanceReplicaSet,
+  validateVirtualMachinePool,
 } from "../../api/index.js";
 import { jsonEqual } from "../../runtime/index.js";
 import type { ClusterSettings } from "../config/cluster-settings.js";
@@ -49,10 +53,32 @@ export const validatorsOf = {
     defaulter: defaultsOf.kubeVirt,
     validate: (object) => validateKubeVirt(object),
   },
+  virtualMachinePool: {
+    // KubeVirt has no pool mutator: the pool is stored as sent, its VMs are defaulted by the VM
+    // webhook when the pool controller creates them (and the template is checked so defaulted).
+    defaulter: (object) => object,
+    validate: (object, settings) =>
+      validateVirtualMachinePool(object, { ...clusterFacts(settings), defaults: settings.defaults }),
+    restrict: (request) =>
+      request.operation === "UPDATE"
+        ? validatePoolSelectorUnchanged(specOf(request.object), specOf(request.oldObject))
+        : [],
+  },
   dataVolume: {
     // DataVolumes have no defaults of ours (CDI's webhook does not default either).
     defaulter: (object) => object,
     validate: (object) => validateDataVolume(object),
+  },
+  // instancetype.kubevirt.io kinds have no defaults.
+  instancetype: { defaulter: (object) => object, validate: (object) => validateInstancetype(object) },
+  clusterInstancetype: {
+    defaulter: (object) => object,
+    validate: (object) => validateInstancetype(object, true),
+  },
+  preference: { defaulter: (object) => object, validate: (object) => validatePreference(object) },
+  clusterPreference: {
+    defaulter: (object) => object,
+    validate: (object) => validatePreference(object, true),
   },
 } satisfies Record<string, ObjectValidator>;
 
@@ -71,7 +97,9 @@ export function admissionCauses(
 }
 
 function sameSpec(object: unknown, oldObject: unknown): boolean {
-  const spec = (value: unknown) =>
-    value && typeof value === "object" ? (value as { spec?: unknown }).spec : undefined;
-  return oldObject !== undefined && jsonEqual(spec(object), spec(oldObject));
+  return oldObject !== undefined && jsonEqual(specOf(object), specOf(oldObject));
+}
+
+function specOf(value: unknown): unknown {
+  return value && typeof value === "object" ? (value as { spec?: unknown }).spec : undefined;
 }

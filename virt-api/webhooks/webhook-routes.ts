@@ -6,11 +6,14 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { WEBHOOK_PATHS, type WebhookPath } from "../../api/index.js";
-import type { ClusterSettingsSource } from "../config/cluster-settings.js";
+import { jsonEqual } from "../../runtime/index.js";
+import type { ClusterSettings, ClusterSettingsSource } from "../config/cluster-settings.js";
+import type { VirtualMachine } from "../kinds.js";
 import type { VirtApiMetrics } from "../server/virt-api-metrics.js";
-import { admissionRequestOf, denied, patched, reviewOf } from "./admission-review.js";
-import { type Defaulter, defaultingPatch, defaultsOf } from "./mutators.js";
+import { type AdmissionRequest, admissionRequestOf, denied, patched, reviewOf } from "./admission-review.js";
+import { type Defaulter, defaultedOrAsSent, defaultingPatch, defaultsOf } from "./mutators.js";
 import { admissionCauses, type ObjectValidator, validatorsOf } from "./validators.js";
+import { type ReferenceReader, vmReferenceCauses } from "./vm-references.js";
 
 export interface WebhookDependencies {
   readonly settings: ClusterSettingsSource;
@@ -18,6 +21,8 @@ export interface WebhookDependencies {
   readonly installNamespace: string;
   readonly metrics: VirtApiMetrics;
   readonly log: Logger;
+  /** Reads the instancetypes, preferences and revisions a VM references (conflicts, requirements). */
+  readonly references?: ReferenceReader;
 }
 
 const MUTATORS: readonly [WebhookPath, Defaulter, readonly string[]][] = [
@@ -33,6 +38,11 @@ const VALIDATORS: readonly [WebhookPath, ObjectValidator][] = [
   [WEBHOOK_PATHS.vmirsValidate, validatorsOf.replicaSet],
   [WEBHOOK_PATHS.kubevirtValidate, validatorsOf.kubeVirt],
   [WEBHOOK_PATHS.dataVolumeValidate, validatorsOf.dataVolume],
+  [WEBHOOK_PATHS.vmPoolValidate, validatorsOf.virtualMachinePool],
+  [WEBHOOK_PATHS.instancetypeValidate, validatorsOf.instancetype],
+  [WEBHOOK_PATHS.clusterInstancetypeValidate, validatorsOf.clusterInstancetype],
+  [WEBHOOK_PATHS.preferenceValidate, validatorsOf.preference],
+  [WEBHOOK_PATHS.clusterPreferenceValidate, validatorsOf.clusterPreference],
 ];
 
 export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookDependencies): void {
@@ -49,7 +59,11 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookDepende
   for (const [path, validator] of VALIDATORS) {
     app.post(path, async (request) => {
       const admission = admissionRequestOf(parseJson(request.body));
-      const causes = admissionCauses(admission, validator, deps.settings.current(), deps.installNamespace);
+      const settings = deps.settings.current();
+      const causes = admissionCauses(admission, validator, settings, deps.installNamespace);
+      if (causes.length === 0 && path === WEBHOOK_PATHS.vmValidate && deps.references !== undefined) {
+        causes.push(...(await referenceCauses(admission, settings, deps.references, deps.log)));
+      }
       deps.metrics.admissionReview(path, causes.length === 0);
       if (causes.length > 0) {
         deps.log.debug(
@@ -62,6 +76,33 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookDepende
       );
     });
   }
+}
+
+/** A created or changed VM against what it references (validators.ts has checked its shape). */
+async function referenceCauses(
+  admission: AdmissionRequest,
+  settings: ClusterSettings,
+  reader: ReferenceReader,
+  log: Logger,
+) {
+  if (admission.operation !== "CREATE" && admission.operation !== "UPDATE") return [];
+  if (admission.operation === "UPDATE" && jsonEqual(specOf(admission.object), specOf(admission.oldObject)))
+    return [];
+  const vm = defaultedOrAsSent(admission.object, defaultsOf.virtualMachine, settings) as VirtualMachine;
+  try {
+    return await vmReferenceCauses(vm, reader, log);
+  } catch (error) {
+    // virt-controller checks again before it starts the VM: an API hiccup here must not block VMs.
+    log.warn(
+      { err: error, namespace: admission.namespace, name: admission.name },
+      "could not read what the VM references",
+    );
+    return [];
+  }
+}
+
+function specOf(object: unknown): unknown {
+  return object && typeof object === "object" ? (object as { spec?: unknown }).spec : undefined;
 }
 
 /** The raw body as JSON; a body that is not JSON is the AdmissionReview check's to refuse. */

@@ -1,4 +1,13 @@
-import { claimVolumesOf, dataVolumeKind, type StoredDataVolume } from "../../api/index.js";
+import {
+  claimVolumesOf,
+  clusterInstancetypeKind,
+  clusterPreferenceKind,
+  controllerRevisionKind,
+  dataVolumeKind,
+  instancetypeKind,
+  preferenceKind,
+  type StoredDataVolume,
+} from "../../api/index.js";
 import {
   type Clock,
   type Controller,
@@ -7,6 +16,7 @@ import {
   type Frozen,
   type Manager,
   OwnWrites,
+  type SharedInformer,
   systemClock,
   trackChildExpectations,
 } from "../../runtime/index.js";
@@ -19,6 +29,8 @@ import {
   vmiKind,
   vmKind,
 } from "../kinds.js";
+import { InstancetypeReferences } from "./instancetype-references.js";
+import { InstancetypeSources } from "./instancetype-sources.js";
 import { KUBEVIRT_START_BACKOFF, type StartBackoffOptions } from "./start-failure.js";
 import { VmReconciler } from "./vm-reconciler.js";
 
@@ -36,6 +48,23 @@ function usesClaim(vm: Frozen<VirtualMachine>, claim: { metadata?: { name?: stri
   );
 }
 
+/** VMs whose matcher names `object` and that have no revision of it yet: a missing object appearing lets them start. */
+function waitingFor(
+  vms: SharedInformer<VirtualMachine>,
+  reference: "instancetype" | "preference",
+  object: { metadata?: { name?: string; namespace?: string } },
+): string[] {
+  return vms
+    .list()
+    .filter((vm) => {
+      const matcher = vm.spec[reference];
+      const ref = reference === "instancetype" ? vm.status?.instancetypeRef : vm.status?.preferenceRef;
+      if (matcher?.name !== object.metadata?.name || ref?.controllerRevisionRef?.name) return false;
+      return object.metadata?.namespace === undefined || object.metadata.namespace === vm.metadata?.namespace;
+    })
+    .map((vm) => `${vm.metadata?.namespace ?? ""}/${vm.metadata?.name ?? ""}`);
+}
+
 /**
  * The VM controller (vm-reconciler.ts decides): a VM is looked at when it, its VMI or the
  * KubeVirt CR changes. The VMI events also tell the expectations that our creates and deletes
@@ -46,6 +75,13 @@ export function addVmController(manager: Manager, options: VmControllerOptions):
   const vmis = manager.informer(vmiKind);
   const claims = manager.informer(persistentVolumeClaimKind);
   const dataVolumes = manager.informer(dataVolumeKind);
+  const instancetypeInformers = {
+    instancetypes: manager.informer(instancetypeKind),
+    clusterInstancetypes: manager.informer(clusterInstancetypeKind),
+    preferences: manager.informer(preferenceKind),
+    clusterPreferences: manager.informer(clusterPreferenceKind),
+    revisions: manager.informer(controllerRevisionKind),
+  };
   const clock = options.clock ?? systemClock;
   const expectations = new Expectations({ clock });
   const reconciler = new VmReconciler({
@@ -60,6 +96,7 @@ export function addVmController(manager: Manager, options: VmControllerOptions):
     ownWrites: new OwnWrites(),
     claims,
     dataVolumes,
+    instancetypes: new InstancetypeReferences(new InstancetypeSources(instancetypeInformers, manager.client)),
   });
   const controller = manager.controller({
     name: "vm",
@@ -84,6 +121,11 @@ export function addVmController(manager: Manager, options: VmControllerOptions):
       .filter((vm) => vm.metadata?.namespace === claim.metadata?.namespace && usesClaim(vm, claim))
       .map((vm) => `${vm.metadata?.namespace ?? ""}/${vm.metadata?.name ?? ""}`),
   );
+  // A VM waiting for its instancetype or preference starts once it exists.
+  controller.watch(instancetypeInformers.instancetypes, (it) => waitingFor(vms, "instancetype", it));
+  controller.watch(instancetypeInformers.clusterInstancetypes, (it) => waitingFor(vms, "instancetype", it));
+  controller.watch(instancetypeInformers.preferences, (pref) => waitingFor(vms, "preference", pref));
+  controller.watch(instancetypeInformers.clusterPreferences, (pref) => waitingFor(vms, "preference", pref));
   dependOnClusterConfig(controller, options.config, vms);
   trackChildExpectations(vmis, vmKind, expectations);
   return controller;

@@ -4,8 +4,10 @@ import {
   claimVolumesOf,
   dataVolumeKind,
   effectiveRunStrategy,
+  type ResolvedReferences,
   type StoredDataVolume,
   type VirtualMachineSpec,
+  type VirtualMachineStatus,
 } from "../../api/index.js";
 import {
   CACHE_IS_BEHIND,
@@ -27,6 +29,7 @@ import {
 } from "../../runtime/index.js";
 import type { ClusterConfig, ClusterConfigSnapshot } from "../config/cluster-config.js";
 import { type VirtualMachine, type VirtualMachineInstance, vmiKind, vmKind } from "../kinds.js";
+import type { InstancetypeReferences, ReferencesOutcome } from "./instancetype-references.js";
 import { decideRunStrategy, type VmDecision } from "./run-strategy.js";
 import type { StartBackoffOptions } from "./start-failure.js";
 import { dataVolumesState, missingDataVolumes } from "./vm-data-volumes.js";
@@ -50,6 +53,8 @@ export interface VmReconcilerDeps {
   /** Claims, by `namespace/name`. */
   claims: Pick<SharedInformer<IPersistentVolumeClaim>, "get">;
   dataVolumes: Pick<SharedInformer<StoredDataVolume>, "get">;
+  /** The VM's instancetype and preference: their revisions, stored on first sight (instancetype-references.ts). */
+  instancetypes: InstancetypeReferences;
 }
 
 type Failure = { reason: string; message: string };
@@ -100,7 +105,10 @@ export class VmReconciler {
     const config = this.#deps.config.current();
     const nowMs = clock.now();
     let decision: VmDecision = expectations.satisfied(key) ? decideRunStrategy(vm, vmi, strategy, nowMs) : {};
-    let failure = failureOf(request, vm, candidate, vmi, decision, config);
+    const references: ReferencesOutcome = vm.metadata?.deletionTimestamp
+      ? { kind: "none" }
+      : await this.#deps.instancetypes.sync(vm);
+    let failure = failureOf(request, vm, candidate, vmi, decision, config, references);
     if (failure) decision = withoutStart(decision);
     await this.#createDataVolumes(request, vm, decision.start !== undefined);
     const dataVolumes = dataVolumesState(vm, this.#deps.dataVolumes);
@@ -113,7 +121,7 @@ export class VmReconciler {
     }
     let actionError: unknown;
     try {
-      await this.#act(request, vm, vmi, decision, config.defaults);
+      await this.#act(request, vm, vmi, decision, config.defaults, resolvedOf(references));
     } catch (error) {
       actionError = error;
       failure = { reason: decision.start ? "FailedCreate" : "FailedDelete", message: messageOf(error) };
@@ -133,6 +141,7 @@ export class VmReconciler {
       unboundClaims: hasUnboundClaim(vm, this.#deps.claims),
       dataVolumes: dataVolumes.kind,
     });
+    recordReferences(status, references);
     await this.#writeStatus(request, vm, status);
     if (actionError) throw actionError;
     if (hotplugError) throw hotplugError;
@@ -169,8 +178,10 @@ export class VmReconciler {
     vmi: Frozen<VirtualMachineInstance> | undefined,
     decision: VmDecision,
     defaults: ClusterDefaults,
+    references: ResolvedReferences,
   ): Promise<void> {
-    if (decision.start) await this.#createVmi(request, vm, renderVmi(vm, defaults, decision.start));
+    if (decision.start)
+      await this.#createVmi(request, vm, renderVmi(vm, defaults, decision.start, references));
     if (decision.stop && vmi) await this.#deleteVmi(request, vm, vmi);
   }
 
@@ -266,6 +277,7 @@ function failureOf(
   vmi: Frozen<VirtualMachineInstance> | undefined,
   decision: VmDecision,
   config: ClusterConfigSnapshot,
+  references: ReferencesOutcome,
 ): Failure | undefined {
   if (candidate && !vmi) {
     return {
@@ -274,8 +286,27 @@ function failureOf(
     };
   }
   if (decision.unsupported) return { reason: "UnsupportedRunStrategy", message: decision.unsupported };
-  const causes = validateForStart(vm, config.defaults, config.featureGates);
+  if (references.kind === "failed") return { reason: references.reason, message: references.message };
+  const causes = validateForStart(vm, config.defaults, config.featureGates, resolvedOf(references));
   return causes.length > 0 ? { reason: "InvalidSpec", message: describeCauses(causes) } : undefined;
+}
+
+function resolvedOf(references: ReferencesOutcome): ResolvedReferences {
+  return references.kind === "synced" ? references.resolved : {};
+}
+
+/**
+ * `status.instancetypeRef` / `preferenceRef` as the references were synced; a VM that references
+ * nothing has none, and a reference that could not be followed keeps what it had.
+ */
+function recordReferences(status: VirtualMachineStatus, references: ReferencesOutcome): void {
+  if (references.kind === "failed") return;
+  const refs =
+    references.kind === "synced" ? references : { instancetypeRef: undefined, preferenceRef: undefined };
+  if (refs.instancetypeRef !== undefined) status.instancetypeRef = refs.instancetypeRef;
+  else delete status.instancetypeRef;
+  if (refs.preferenceRef !== undefined) status.preferenceRef = refs.preferenceRef;
+  else delete status.preferenceRef;
 }
 
 /** An invalid or foreign VM creates nothing; stopping and waiting still apply. */

@@ -2,11 +2,15 @@ import {
   API_VERSION,
   type Cause,
   type ClusterDefaults,
+  conflictCauses,
   defaultVirtualMachine,
   defaultVirtualMachineInstanceSpec,
+  expandSpec,
   LABELS,
   legacyFirmwareUuid,
+  type ResolvedReferences,
   type VirtualMachineInstanceSpec,
+  validateAgainstReferences,
   validateVirtualMachine,
   validateVirtualMachineInstance,
   withVolumeDisks,
@@ -17,21 +21,59 @@ import type { VirtualMachine, VirtualMachineInstance } from "../kinds.js";
 /** On the VMI: the VM generation it was created from (the VM's status.observedGeneration). */
 export const VM_GENERATION_ANNOTATION = "kubevirt.io/vm-generation";
 
+/** What the VM references, resolved from its ControllerRevisions (none for a VM without references). */
+const NO_REFERENCES: ResolvedReferences = {};
+
+/**
+ * The template's spec and annotations with the VM's instancetype and preference applied (KubeVirt
+ * applies them before the VMI's defaults, so defaults never mask a preference), or the paths that
+ * conflict with the instancetype.
+ */
+function expandedTemplate(
+  vm: Frozen<VirtualMachine>,
+  references: ResolvedReferences,
+):
+  | { spec: VirtualMachineInstanceSpec; annotations: Record<string, string> }
+  | { conflicts: readonly string[] } {
+  const template = vm.spec.template;
+  const templateSpec = mutableCopy<VirtualMachineInstanceSpec>(template.spec ?? { domain: { devices: {} } });
+  const annotations = { ...(template.metadata?.annotations ?? {}) };
+  if (references.instancetype === undefined && references.preference === undefined) {
+    return { spec: withVolumeDisks(templateSpec), annotations };
+  }
+  const expansion = expandSpec({
+    base: "spec.template.spec",
+    ...references,
+    spec: withVolumeDisks(templateSpec),
+    annotations,
+  });
+  return "spec" in expansion ? expansion : { conflicts: expansion.conflicts };
+}
+
 /**
  * The VMI a VM runs (KubeVirt's SetupVMIFromVM): named after the VM, labelled with it, owned by
  * it (controller, blockOwnerDeletion), the template's spec with a disk for every volume that
- * has none and KubeVirt's defaults applied, a stable firmware UUID, and the VM's generation.
+ * has none, the VM's instancetype and preference applied and KubeVirt's defaults, a stable
+ * firmware UUID, and the VM's generation. Throws on a conflict with the instancetype, which
+ * validateForStart reports first.
  */
 export function renderVmi(
   vm: Frozen<VirtualMachine>,
   defaults: ClusterDefaults,
   options: { paused: boolean },
+  references: ResolvedReferences = NO_REFERENCES,
 ): VirtualMachineInstance {
   const name = vm.metadata?.name ?? "";
-  const template = vm.spec.template;
-  const templateMetadata = template.metadata ?? {};
-  const templateSpec = mutableCopy<VirtualMachineInstanceSpec>(template.spec ?? { domain: { devices: {} } });
-  const spec = defaultVirtualMachineInstanceSpec(withVolumeDisks(templateSpec), defaults, name);
+  const templateMetadata = vm.spec.template.metadata ?? {};
+  const expanded = expandedTemplate(vm, references);
+  if (!("spec" in expanded)) {
+    throw new Error(
+      `VM ${name}: ${conflictCauses(expanded.conflicts)
+        .map((cause) => cause.message)
+        .join("; ")}`,
+    );
+  }
+  const spec = defaultVirtualMachineInstanceSpec(expanded.spec, defaults, name);
   spec.domain.firmware ??= {};
   spec.domain.firmware.uuid ||= legacyFirmwareUuid(name);
   if (options.paused) spec.startStrategy = "Paused";
@@ -43,7 +85,7 @@ export function renderVmi(
       namespace: vm.metadata?.namespace ?? "",
       labels: { ...(templateMetadata.labels ?? {}), [LABELS.vm]: name },
       annotations: {
-        ...(templateMetadata.annotations ?? {}),
+        ...expanded.annotations,
         [VM_GENERATION_ANNOTATION]: String(vm.metadata?.generation ?? 0),
       },
       ownerReferences: [
@@ -62,18 +104,24 @@ export function renderVmi(
 }
 
 /**
- * KubeVirt's admission rules for the VM (after its defaults), then for the VMI it would create:
- * what virt-api's webhooks will reject; until they exist, the controller reports it instead.
+ * KubeVirt's admission rules for the VM (after its defaults), then for what it references, then
+ * for the VMI it would create: what virt-api's webhooks reject; the controller reports it too
+ * (a VM stored before a rule existed, an instancetype changed after admission).
  */
 export function validateForStart(
   vm: Frozen<VirtualMachine>,
   defaults: ClusterDefaults,
   featureGates: readonly string[],
+  references: ResolvedReferences = NO_REFERENCES,
 ): Cause[] {
   const vmDefaulted = defaultVirtualMachine(mutableCopy<VirtualMachine>(vm), defaults);
   const causes = validateVirtualMachine(vmDefaulted, { featureGates });
   if (causes.length > 0) return causes;
-  return validateVirtualMachineInstance(renderVmi(vm, defaults, { paused: false }), { featureGates });
+  const referenceCauses = validateAgainstReferences("spec", mutableCopy<VirtualMachine>(vm).spec, references);
+  if (referenceCauses.length > 0) return referenceCauses;
+  return validateVirtualMachineInstance(renderVmi(vm, defaults, { paused: false }, references), {
+    featureGates,
+  });
 }
 
 /** One line for a Failure condition: every cause's message (each names its field). */

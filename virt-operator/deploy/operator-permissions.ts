@@ -1,4 +1,5 @@
 import { CERTIFICATE_SECRETS } from "../../runtime/tls/tls-material.js";
+import { COMMON_SET_KINDS } from "../common-instancetypes/common-instancetypes-sync.js";
 import { MANAGED_KINDS } from "../kubevirt/managed-kinds.js";
 import { COORDINATION_GROUP, CORE_GROUP, KUBEVIRT_GROUP, type PolicyRule } from "../strategy/policy-rule.js";
 
@@ -43,6 +44,13 @@ export const OPERATOR_CLUSTER_RULES: readonly PolicyRule[] = [
     verbs: ["update"],
   },
   ...managedKindRules(),
+  {
+    // The common instancetypes and preferences: listed, applied and removed on each install pass
+    // (common-instancetypes-sync.ts; not watched, so no watch).
+    apiGroups: [...new Set(COMMON_SET_KINDS.map((kind) => kind.group))],
+    resources: COMMON_SET_KINDS.map((kind) => kind.plural),
+    verbs: ["get", "list", "create", "patch", "delete"],
+  },
   {
     // Uninstall: RemoveWorkloads deletes the VMs and VMIs; BlockUninstallIfWorkloadsExist lists them.
     apiGroups: [KUBEVIRT_GROUP],

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { EventRecorder, Frozen, KubeClient } from "../../runtime/index.js";
+import { CommonInstancetypesSync } from "../common-instancetypes/common-instancetypes-sync.js";
 import type { KubeVirt } from "../kinds.js";
 import { type InstallStrategy, OPERATOR_FIELD_MANAGER } from "../strategy/install-strategy.js";
 import type { InstallObservation } from "./install-status.js";
@@ -43,7 +44,9 @@ const EVENT_OF: Record<ApplyReason, { reason: string; verb: string }> = {
 /**
  * Applies a strategy with server-side apply (field manager virt-operator, force), writing only
  * what is missing, from another strategy, or changed by hand: CRDs first, the rest only once they
- * are Established; then deletes what the operator installed that the strategy no longer holds.
+ * are Established; then deletes what the operator installed that the strategy no longer holds;
+ * then, once everything is available, keeps the common instancetypes and preferences
+ * (common-instancetypes/common-instancetypes-sync.ts).
  */
 export class Installer {
   readonly #objects: ManagedObjects;
@@ -55,11 +58,13 @@ export class Installer {
    * version that apply produced: a steady state makes no writes even then.
    */
   readonly #applied = new Map<string, AppliedMemo>();
+  readonly #commonSet: CommonInstancetypesSync;
 
   constructor(objects: ManagedObjects, client: KubeClient, events: EventRecorder) {
     this.#objects = objects;
     this.#client = client;
     this.#events = events;
+    this.#commonSet = new CommonInstancetypesSync(client, events);
   }
 
   async install(
@@ -83,6 +88,10 @@ export class Installer {
         };
       for (const entry of entries.filter((entry) => !isCrd(entry))) await this.#applyIfNeeded(pass, entry);
       await this.#deleteObsolete(pass);
+      // The common set waits for a complete install: its objects go through virt-api's webhooks.
+      const { commonInstancetypes } = strategy;
+      if (commonInstancetypes !== undefined && isComplete(this.#observe(pass, [])))
+        await this.#commonSet.sync({ kubevirt, strategy, desired: commonInstancetypes, log, signal });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.#events.warning(kubevirt, "ApplyFailed", message);
@@ -179,6 +188,11 @@ export class Installer {
     }
     return { strategy: pass.strategy, crdsPending, missing, workloads, ...(failure ? { failure } : {}) };
   }
+}
+
+/** Everything of the strategy exists and every workload is available. */
+function isComplete(observation: InstallObservation): boolean {
+  return observation.missing.length === 0 && observation.workloads.every((workload) => workload.available);
 }
 
 function isEstablished(crd: Frozen<InstalledObject> | undefined): boolean {

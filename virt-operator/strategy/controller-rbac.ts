@@ -8,6 +8,8 @@ import {
 } from "./policy-rule.js";
 import { CONTROLLER_SERVICE_ACCOUNT } from "./service-accounts.js";
 
+const POOL_GROUP = "pool.kubevirt.io";
+
 /**
  * virt-controller's permissions: exactly the calls virt-controller/ makes (informers list and
  * watch; each write names its verb). Re-read virt-controller/ when it starts calling something
@@ -23,6 +25,25 @@ const cluster: PolicyRule[] = [
     verbs: ["list", "watch", "patch"],
   },
   {
+    // pool/pool-reconciler.ts: the pool's VMs (<pool>-<index>): created, updated when the pool's
+    // template changes, deleted on scale-in, their finalizer removed by JSON patch.
+    apiGroups: [KUBEVIRT_GROUP],
+    resources: ["virtualmachines"],
+    verbs: ["create", "update", "delete"],
+  },
+  {
+    // pool/: the pool informer (list, watch); pool-reconciler.ts patches the pool's finalizer and
+    // writes its status (replicas, readyReplicas, labelSelector, conditions).
+    apiGroups: [POOL_GROUP],
+    resources: ["virtualmachinepools"],
+    verbs: ["list", "watch", "patch"],
+  },
+  {
+    apiGroups: [POOL_GROUP],
+    resources: ["virtualmachinepools/status"],
+    verbs: ["update"],
+  },
+  {
     // vm/vm-reconciler.ts #writeStatus: updateStatus (PUT .../virtualmachines/NAME/status).
     apiGroups: [KUBEVIRT_GROUP],
     resources: ["virtualmachines/status"],
@@ -30,11 +51,31 @@ const cluster: PolicyRule[] = [
   },
   {
     // The VMI informer shared by the VM and VMI controllers and the phase metrics (list, watch);
-    // vm/vm-reconciler.ts creates and deletes a VM's VMI; vmi/vmi-reconciler.ts #write updates
+    // vm/vm-reconciler.ts creates and deletes a VM's VMI, replicaset/replica-changes.ts a
+    // replica set's; vmi/vmi-reconciler.ts #write updates
     // the whole VMI (its CRD has no status subresource).
     apiGroups: [KUBEVIRT_GROUP],
     resources: ["virtualmachineinstances"],
     verbs: ["list", "watch", "create", "update", "delete"],
+  },
+  {
+    // replicaset/: the replica set informer (list, watch); replica-set-reconciler.ts reads the
+    // replica set from the API (get) before adopting a VMI.
+    apiGroups: [KUBEVIRT_GROUP],
+    resources: ["virtualmachineinstancereplicasets"],
+    verbs: ["get", "list", "watch"],
+  },
+  {
+    // replicaset/replica-set-reconciler.ts #writeStatus: updateStatus (PUT .../status).
+    apiGroups: [KUBEVIRT_GROUP],
+    resources: ["virtualmachineinstancereplicasets/status"],
+    verbs: ["update"],
+  },
+  {
+    // replicaset/claim-vmis.ts: adopting and releasing a VMI are JSON patches of its ownerReferences.
+    apiGroups: [KUBEVIRT_GROUP],
+    resources: ["virtualmachineinstances"],
+    verbs: ["patch"],
   },
   {
     // config/cluster-config.ts: the KubeVirt CR informer. It is not restricted to --namespace
@@ -81,6 +122,24 @@ const cluster: PolicyRule[] = [
     apiGroups: ["cdi.kubevirt.io"],
     resources: ["datavolumes/status"],
     verbs: ["update"],
+  },
+  {
+    // vm/instancetype-sources.ts: the informers of what VMs reference (list, watch).
+    apiGroups: ["instancetype.kubevirt.io"],
+    resources: [
+      "virtualmachineinstancetypes",
+      "virtualmachineclusterinstancetypes",
+      "virtualmachinepreferences",
+      "virtualmachineclusterpreferences",
+    ],
+    verbs: ["list", "watch"],
+  },
+  {
+    // vm/instancetype-references.ts: a VM's copies of its instancetype and preference (the
+    // informer lists and watches; a revision not in the cache yet is read; each is created once).
+    apiGroups: ["apps"],
+    resources: ["controllerrevisions"],
+    verbs: ["get", "list", "watch", "create"],
   },
   {
     // vmi/service-account-pull-secrets.ts: the launcher pod's service account's imagePullSecrets,

@@ -43,6 +43,13 @@ export interface InstallStrategy {
    * reverse order: nothing is sent to a virt-api that is already gone.
    */
   objects: ManagedObject[];
+  /**
+   * KubeVirt's common instancetypes and preferences (virt-operator/common-instancetypes/), applied
+   * once the rest is installed; empty when the CR disables them, undefined when the strategy does
+   * not manage them at all (then none are created or deleted). Not in `objects`: they are custom
+   * resources of the CRDs above, kept without informers (see common-instancetypes-sync.ts).
+   */
+  commonInstancetypes?: ManagedObject[];
 }
 
 /** Label on every managed object: what the operator lists to find (and repair, and remove) them. */

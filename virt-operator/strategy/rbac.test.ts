@@ -67,6 +67,12 @@ describe("strategy RBAC", () => {
       assert.ok(allows(cluster, "kubevirt.io", "virtualmachineinstances", verb), verb);
     }
     assert.ok(allows(cluster, "kubevirt.io", "virtualmachines/status", "update"));
+    // replicaset/: its informer and an uncached read before adopting, its status, VMIs adopted by patch.
+    for (const verb of ["get", "list", "watch"]) {
+      assert.ok(allows(cluster, "kubevirt.io", "virtualmachineinstancereplicasets", verb), verb);
+    }
+    assert.ok(allows(cluster, "kubevirt.io", "virtualmachineinstancereplicasets/status", "update"));
+    assert.ok(allows(cluster, "kubevirt.io", "virtualmachineinstances", "patch"));
     assert.ok(allows(cluster, "", "pods", "create") && allows(cluster, "", "pods", "delete"));
     assert.ok(!allows(cluster, "", "pods", "update"));
     assert.ok(!cluster.some((rule) => rule.resources.some((resource) => resource.startsWith("nodes"))));
@@ -124,6 +130,17 @@ describe("strategy RBAC", () => {
       { apiGroups: ["kubevirt.io"], resources: ["virtualmachines"], verbs: ["get", "patch"] },
       { apiGroups: ["kubevirt.io"], resources: ["virtualmachines/status"], verbs: ["patch"] },
       { apiGroups: ["kubevirt.io"], resources: ["virtualmachineinstances"], verbs: ["get", "patch"] },
+      {
+        apiGroups: ["instancetype.kubevirt.io"],
+        resources: [
+          "virtualmachineinstancetypes",
+          "virtualmachineclusterinstancetypes",
+          "virtualmachinepreferences",
+          "virtualmachineclusterpreferences",
+        ],
+        verbs: ["get"],
+      },
+      { apiGroups: ["apps"], resources: ["controllerrevisions"], verbs: ["get"] },
       { apiGroups: [""], resources: ["pods"], verbs: ["list"] },
     ]);
     assert.deepEqual(rulesOf("Role", "kubevirt-apiserver"), [

@@ -28,6 +28,8 @@ export interface RenderContext {
   readonly workloadsPlacement: NodePlacement;
   /** The CA bundle virt-api's certificate chains to, base64 (as `caBundle` fields take it). */
   readonly caBundle: string;
+  /** `configuration.commonInstancetypesDeployment.enabled`: install the common set (default true). */
+  readonly commonInstancetypesEnabled: boolean;
 }
 
 const DEFAULT_INFRA_REPLICAS = 2;
@@ -49,6 +51,7 @@ export function renderContextOf(
     infraReplicas: spec.infra?.replicas ?? DEFAULT_INFRA_REPLICAS,
     workloadsPlacement: spec.workloads?.nodePlacement ?? {},
     caBundle: Buffer.from(trust.caBundlePem, "utf8").toString("base64"),
+    commonInstancetypesEnabled: spec.configuration?.commonInstancetypesDeployment?.enabled ?? true,
   };
 }
 

@@ -85,9 +85,14 @@ describe("renderStrategy: objects and order", () => {
     const crds = strategy.objects.filter((object) => object.kind === "CustomResourceDefinition");
     assert.deepEqual(crds.map((crd) => crd.metadata.name).sort(), [
       "datavolumes.cdi.kubevirt.io",
+      "virtualmachineclusterinstancetypes.instancetype.kubevirt.io",
+      "virtualmachineclusterpreferences.instancetype.kubevirt.io",
       "virtualmachineinstancemigrations.kubevirt.io",
       "virtualmachineinstancereplicasets.kubevirt.io",
       "virtualmachineinstances.kubevirt.io",
+      "virtualmachineinstancetypes.instancetype.kubevirt.io",
+      "virtualmachinepools.pool.kubevirt.io",
+      "virtualmachinepreferences.instancetype.kubevirt.io",
       "virtualmachines.kubevirt.io",
     ]);
     for (const crd of crds) assert.equal(crd.metadata.labels["kubevirt.io"], "", "KubeVirt's CRD label kept");

@@ -1,3 +1,4 @@
+import { renderCommonInstancetypes } from "../common-instancetypes/render-common-instancetypes.js";
 import { renderWebhookConfigurations } from "./admission-webhooks.js";
 import { renderSubresourcesApiService } from "./api-service.js";
 import { renderCrds } from "./crds.js";
@@ -40,5 +41,8 @@ export const renderStrategy: RenderStrategy = (operator, kubevirt, trust) => {
   ];
   const id = strategyDigest(objects);
   for (const object of objects) object.metadata.annotations[IDENTIFIER_ANNOTATION] = id;
-  return { registry: context.registry, version: context.version, id, objects };
+  // The common set is not in the digest: it follows the operator's version, and a hand edit of
+  // one of its objects is found by comparing it with what is rendered, not by the identifier.
+  const commonInstancetypes = context.commonInstancetypesEnabled ? renderCommonInstancetypes(context) : [];
+  return { registry: context.registry, version: context.version, id, objects, commonInstancetypes };
 };

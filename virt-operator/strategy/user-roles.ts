@@ -23,6 +23,24 @@ const USER_RESOURCES = [
 const CDI_GROUP = "cdi.kubevirt.io";
 const CDI_RESOURCES = ["datavolumes"];
 
+/** KubeVirt's pools; `/scale` so that `kubectl scale vmpool` works for whoever may edit them. */
+const POOL_GROUP = "pool.kubevirt.io";
+const POOL_RESOURCES = ["virtualmachinepools"];
+const POOL_SCALE_RULE: PolicyRule = {
+  apiGroups: [POOL_GROUP],
+  resources: ["virtualmachinepools/scale"],
+  verbs: ["get", "update", "patch"],
+};
+
+/** instancetype.kubevirt.io: admin and edit manage the namespaced kinds, everyone of them reads all four. */
+const INSTANCETYPE_GROUP = "instancetype.kubevirt.io";
+const NAMESPACED_INSTANCETYPE_RESOURCES = ["virtualmachineinstancetypes", "virtualmachinepreferences"];
+const ALL_INSTANCETYPE_RESOURCES = [
+  ...NAMESPACED_INSTANCETYPE_RESOURCES,
+  "virtualmachineclusterinstancetypes",
+  "virtualmachineclusterpreferences",
+];
+
 const READ = ["get", "list", "watch"];
 const WRITE = ["create", "update", "patch", "delete"];
 
@@ -80,6 +98,14 @@ export const USER_ROLES: readonly UserRole[] = [
         verbs: [...READ, ...WRITE, "deletecollection"],
       },
       { apiGroups: [CDI_GROUP], resources: CDI_RESOURCES, verbs: [...READ, ...WRITE, "deletecollection"] },
+      {
+        apiGroups: [INSTANCETYPE_GROUP],
+        resources: NAMESPACED_INSTANCETYPE_RESOURCES,
+        verbs: [...READ, ...WRITE, "deletecollection"],
+      },
+      { apiGroups: [INSTANCETYPE_GROUP], resources: ALL_INSTANCETYPE_RESOURCES, verbs: READ },
+      { apiGroups: [POOL_GROUP], resources: POOL_RESOURCES, verbs: [...READ, ...WRITE, "deletecollection"] },
+      POOL_SCALE_RULE,
     ],
   },
   {
@@ -89,6 +115,14 @@ export const USER_ROLES: readonly UserRole[] = [
       ...SUBRESOURCE_RULES,
       { apiGroups: [KUBEVIRT_GROUP], resources: USER_RESOURCES, verbs: [...READ, ...WRITE] },
       { apiGroups: [CDI_GROUP], resources: CDI_RESOURCES, verbs: [...READ, ...WRITE] },
+      {
+        apiGroups: [INSTANCETYPE_GROUP],
+        resources: NAMESPACED_INSTANCETYPE_RESOURCES,
+        verbs: [...READ, ...WRITE],
+      },
+      { apiGroups: [INSTANCETYPE_GROUP], resources: ALL_INSTANCETYPE_RESOURCES, verbs: READ },
+      { apiGroups: [POOL_GROUP], resources: POOL_RESOURCES, verbs: [...READ, ...WRITE] },
+      POOL_SCALE_RULE,
     ],
   },
   {
@@ -107,6 +141,8 @@ export const USER_ROLES: readonly UserRole[] = [
       },
       { apiGroups: [KUBEVIRT_GROUP], resources: USER_RESOURCES, verbs: READ },
       { apiGroups: [CDI_GROUP], resources: CDI_RESOURCES, verbs: READ },
+      { apiGroups: [INSTANCETYPE_GROUP], resources: ALL_INSTANCETYPE_RESOURCES, verbs: READ },
+      { apiGroups: [POOL_GROUP], resources: POOL_RESOURCES, verbs: READ },
     ],
   },
 ];

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { ADMISSION_WEBHOOKS } from "../../api/index.js";
+import { ADMISSION_WEBHOOKS, webhookRuleGroup } from "../../api/index.js";
 import { MANAGED_KINDS } from "../kubevirt/managed-kinds.js";
 import { findRendered, TEST_OPERATOR, testKubeVirt } from "../testing/strategy-fixtures.js";
 import { TEST_TRUST } from "../testing/test-trust.js";
@@ -120,8 +120,8 @@ describe("renderStrategy: virt-api", () => {
       assert.deepEqual(webhook.rules, [
         {
           operations: [...expected.operations],
-          apiGroups: [expected.resource === "datavolumes" ? "cdi.kubevirt.io" : "kubevirt.io"],
-          apiVersions: [expected.resource === "datavolumes" ? "v1beta1" : "v1"],
+          apiGroups: [webhookRuleGroup(expected).group],
+          apiVersions: [webhookRuleGroup(expected).version],
           resources: [expected.resource],
         },
       ]);
@@ -134,8 +134,13 @@ describe("renderStrategy: virt-api", () => {
     assert.deepEqual([...resources].sort(), [
       "datavolumes",
       "kubevirts",
+      "virtualmachineclusterinstancetypes",
+      "virtualmachineclusterpreferences",
       "virtualmachineinstancereplicasets",
       "virtualmachineinstances",
+      "virtualmachineinstancetypes",
+      "virtualmachinepools",
+      "virtualmachinepreferences",
       "virtualmachines",
     ]);
   });

@@ -9,6 +9,7 @@ import { API_SERVICE_ACCOUNT } from "./service-accounts.js";
  */
 
 const AUTHORIZATION_GROUP = "authorization.k8s.io";
+const INSTANCETYPE_GROUP = "instancetype.kubevirt.io";
 
 const cluster: PolicyRule[] = [
   {
@@ -43,6 +44,24 @@ const cluster: PolicyRule[] = [
     apiGroups: [KUBEVIRT_GROUP],
     resources: ["virtualmachineinstances"],
     verbs: ["get", "patch"],
+  },
+  {
+    // webhooks/vm-references.ts: the VM admitter reads what a VM references (conflicts with the
+    // instancetype, the preference's requirements) ...
+    apiGroups: [INSTANCETYPE_GROUP],
+    resources: [
+      "virtualmachineinstancetypes",
+      "virtualmachineclusterinstancetypes",
+      "virtualmachinepreferences",
+      "virtualmachineclusterpreferences",
+    ],
+    verbs: ["get"],
+  },
+  {
+    // ... and the VM's stored copy of it, once it has one.
+    apiGroups: ["apps"],
+    resources: ["controllerrevisions"],
+    verbs: ["get"],
   },
   {
     // portforward/forward-address.ts: a port-forward's address must be a pod IP of the VMI's

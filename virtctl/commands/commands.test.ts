@@ -251,6 +251,53 @@ describe("virtctl commands through the API server's aggregation to virt-api", ()
     assert.equal(appliedGenerated.code, 0, appliedGenerated.stderr);
   });
 
+  test("create instancetype and preference apply; a VM of them is admitted", async () => {
+    const instancetype = await cluster.run([
+      "create",
+      "instancetype",
+      "--name",
+      "made-it",
+      "--cpu",
+      "1",
+      "--memory",
+      "1Gi",
+    ]);
+    assert.equal(instancetype.code, 0, instancetype.stderr);
+    const appliedInstancetype = await cluster.kubectl(["apply", "-f", "-"], instancetype.stdout);
+    assert.equal(appliedInstancetype.code, 0, appliedInstancetype.stderr);
+    const preference = await cluster.run([
+      "create",
+      "preference",
+      "--name",
+      "made-pref",
+      "--cpu-topology",
+      "cores",
+    ]);
+    assert.equal(preference.code, 0, preference.stderr);
+    const appliedPreference = await cluster.kubectl(["apply", "-f", "-"], preference.stdout);
+    assert.equal(appliedPreference.code, 0, appliedPreference.stderr);
+    const vm = await cluster.run([
+      "create",
+      "vm",
+      "--name",
+      "sized-vm",
+      "--run-strategy",
+      "Halted",
+      "--instancetype",
+      "made-it",
+      "--preference",
+      "virtualmachineclusterpreference/made-pref",
+      "--volume-containerdisk",
+      "src:localhost/cirros:latest",
+    ]);
+    assert.equal(vm.code, 0, vm.stderr);
+    const applied = await cluster.kubectl(["apply", "--dry-run=server", "-f", "-"], vm.stdout);
+    assert.equal(applied.code, 0, applied.stderr);
+    const conflicting = await cluster.run(["create", "vm", "--instancetype", "made-it", "--memory", "2Gi"]);
+    assert.equal(conflicting.code, 1);
+    assert.match(conflicting.stderr, /\[instancetype memory\] were all set/);
+  });
+
   // Last: it removes the APIService the tests above use.
   test("version without KubeVirt's API prints the client's version and says in one line that the server has none", async () => {
     const removed = await cluster.kubectl(["delete", "apiservice", "v1.subresources.kubevirt.io"]);

@@ -4,21 +4,33 @@
  * a generated `vm-xxxxx` name, containerDisk volumes named `<vm>-containerdisk-<i>` (a disk is
  * listed only to give a boot order; the defaults add the rest), one `cloudinitdisk` NoCloud
  * volume, and guest memory (512Mi when not given, as KubeVirt without an instancetype).
- * Pure apart from the random name.
+ * `--volume-pvc` adds PVC volumes (after the containerDisks, as KubeVirt orders them); sizing by
+ * instancetype and preference is vm-sizing.ts. Pure apart from the random name.
  */
 import { randomInt } from "node:crypto";
 import { Quantity, RUN_STRATEGIES, type VirtualMachine } from "../../api/index.js";
 import { CliError } from "../errors/cli-error.js";
 import { parseFlagParams } from "./flag-params.js";
+import {
+  applyInference,
+  checkExclusiveFlags,
+  flagError,
+  instancetypeMatcher,
+  preferenceMatcher,
+  type SizingFlags,
+} from "./vm-sizing.js";
 
-export interface CreateVmFlags {
+export interface CreateVmFlags extends SizingFlags {
   readonly name?: string | undefined;
   readonly runStrategy: string;
   readonly terminationGracePeriod: number;
   readonly memory: string;
   readonly volumeContainerdisk: readonly string[];
+  readonly volumePvc?: readonly string[] | undefined;
   readonly cloudInitUserData?: string | undefined;
   readonly cloudInitNetworkData?: string | undefined;
+  /** The flags given on the command line (not defaulted), by their long names: `memory`, `instancetype`... */
+  readonly given?: ReadonlySet<string> | undefined;
 }
 
 export const CREATE_VM_DEFAULTS = {
@@ -30,6 +42,7 @@ export const CREATE_VM_DEFAULTS = {
 /** The run strategies `create vm` offers (KubeVirt's list; WaitAsReceiver is for migrations only). */
 const OFFERED_RUN_STRATEGIES = RUN_STRATEGIES.filter((strategy) => strategy !== "WaitAsReceiver");
 const CONTAINERDISK_FLAG = "volume-containerdisk";
+const PVC_FLAG = "volume-pvc";
 const CLOUD_INIT_DISK = "cloudinitdisk";
 
 type TemplateSpec = NonNullable<VirtualMachine["spec"]["template"]["spec"]>;
@@ -48,6 +61,8 @@ export function buildVmManifest(
     );
   }
   if (flags.terminationGracePeriod < 0) throw new CliError("--termination-grace-period must be 0 or more");
+  const given = flags.given ?? new Set<string>();
+  checkExclusiveFlags(given);
   const volumes: Volume[] = [];
   const disks: Disk[] = [];
   flags.volumeContainerdisk.forEach((text, index) => {
@@ -56,22 +71,27 @@ export function buildVmManifest(
       throw new CliError(`failed to parse "--${CONTAINERDISK_FLAG}=${text}": src must be specified`);
     const volumeName = params.name ?? `${name}-containerdisk-${index}`;
     addVolume(volumes, CONTAINERDISK_FLAG, { name: volumeName, containerDisk: { image: params.src } });
-    if (params.bootorder !== undefined) disks.push(bootDisk(disks, volumeName, params.bootorder));
+    if (params.bootorder !== undefined)
+      disks.push(bootDisk(disks, CONTAINERDISK_FLAG, volumeName, params.bootorder));
   });
+  for (const text of flags.volumePvc ?? []) addPvcVolume(volumes, disks, text);
   const cloudInit = cloudInitSource(flags);
   if (cloudInit)
     addVolume(volumes, "cloud-init-user-data", { name: CLOUD_INIT_DISK, cloudInitNoCloud: cloudInit });
-  return {
+  const vm = {
     apiVersion: "kubevirt.io/v1",
     kind: "VirtualMachine",
     metadata: { name },
     spec: {
       runStrategy,
+      ...(flags.instancetype === undefined ? {} : { instancetype: instancetypeMatcher(flags.instancetype) }),
+      ...(flags.preference === undefined ? {} : { preference: preferenceMatcher(flags.preference) }),
       template: {
         spec: {
           domain: {
             devices: disks.length > 0 ? { disks } : {},
-            memory: { guest: guestMemory(flags.memory) },
+            // The instancetype gives the memory: a VM setting it too would conflict with it.
+            ...(flags.instancetype === undefined ? { memory: { guest: guestMemory(flags.memory) } } : {}),
           },
           terminationGracePeriodSeconds: flags.terminationGracePeriod,
           ...(volumes.length > 0 ? { volumes } : {}),
@@ -79,6 +99,24 @@ export function buildVmManifest(
       },
     },
   } as VirtualMachine;
+  applyInference(vm, flags, given.has("memory"), lowestBootOrder(disks));
+  return vm;
+}
+
+/** `--volume-pvc src:CLAIM[,name:NAME][,bootorder:N]`: the claim in the VM's own namespace. */
+function addPvcVolume(volumes: Volume[], disks: Disk[], text: string): void {
+  const params = parseFlagParams(PVC_FLAG, text, ["src", "name", "bootorder"]);
+  if (!params.src) throw flagError(PVC_FLAG, "src must be specified");
+  const [namespace, claimName = ""] = params.src.includes("/") ? params.src.split("/", 2) : ["", params.src];
+  if (namespace !== "") throw flagError(PVC_FLAG, `not allowed to specify namespace of pvc "${claimName}"`);
+  const volumeName = params.name ?? claimName;
+  addVolume(volumes, PVC_FLAG, { name: volumeName, persistentVolumeClaim: { claimName } });
+  if (params.bootorder !== undefined) disks.push(bootDisk(disks, PVC_FLAG, volumeName, params.bootorder));
+}
+
+/** The disk KubeVirt infers from when boot orders are given: the lowest one. */
+function lowestBootOrder(disks: readonly Disk[]): string | undefined {
+  return [...disks].sort((a, b) => (a.bootOrder ?? 0) - (b.bootOrder ?? 0))[0]?.name;
 }
 
 /** KubeVirt's generated names: `vm-` and five characters of apimachinery's rand.String alphabet. */
@@ -96,13 +134,13 @@ function addVolume(volumes: Volume[], flag: string, volume: Volume): void {
   volumes.push(volume);
 }
 
-function bootDisk(disks: readonly Disk[], name: string, text: string): Disk {
+function bootDisk(disks: readonly Disk[], flag: string, name: string, text: string): Disk {
   const bootOrder = Number(text);
   if (!Number.isSafeInteger(bootOrder) || bootOrder <= 0) {
-    throw new CliError(`--${CONTAINERDISK_FLAG}: bootorder must be an integer greater than 0`);
+    throw new CliError(`--${flag}: bootorder must be an integer greater than 0`);
   }
   if (disks.some((disk) => disk.bootOrder === bootOrder)) {
-    throw new CliError(`--${CONTAINERDISK_FLAG}: bootorder ${bootOrder} was given more than once`);
+    throw new CliError(`--${flag}: bootorder ${bootOrder} was given more than once`);
   }
   return { name, bootOrder };
 }

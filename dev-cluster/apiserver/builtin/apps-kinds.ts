@@ -1,3 +1,4 @@
+import { ControllerRevision } from "kubernetes-models/apps/v1/ControllerRevision";
 import { DaemonSet } from "kubernetes-models/apps/v1/DaemonSet";
 import { Deployment } from "kubernetes-models/apps/v1/Deployment";
 import { ReplicaSet } from "kubernetes-models/apps/v1/ReplicaSet";
@@ -27,6 +28,18 @@ const replicasScale: ScaleSubresource = {
 };
 
 export const appsKinds: BuiltinKind[] = [
+  {
+    // KubeVirt keeps a VM's instancetype and preference in ControllerRevisions it owns.
+    group: "apps",
+    version: "v1",
+    namespaced: true,
+    kind: "ControllerRevision",
+    plural: "controllerrevisions",
+    model: "V1ControllerRevision",
+    validator: ControllerRevision,
+    nameRule: "subdomain",
+    description: "ControllerRevision implements an immutable snapshot of state data.",
+  },
   {
     ...apps,
     kind: "Deployment",

@@ -28,6 +28,7 @@ const expected: [string, string, string, boolean, string[], string[], boolean, b
   ["storage.k8s.io/storageclasses", "v1", "StorageClass", false, ["sc"], [], false, false, []],
   ["events.k8s.io/events", "v1", "Event", true, ["ev"], [], false, false, []],
   ["coordination.k8s.io/leases", "v1", "Lease", true, [], [], false, false, []],
+  ["apps/controllerrevisions", "v1", "ControllerRevision", true, [], [], false, false, []],
   ["apps/deployments", "v1", "Deployment", true, ["deploy"], ["all"], true, true, []],
   ["apps/daemonsets", "v1", "DaemonSet", true, ["ds"], ["all"], true, false, []],
   ["apps/replicasets", "v1", "ReplicaSet", true, ["rs"], ["all"], true, true, []],
