@@ -16,6 +16,7 @@ import { loadTestManifest } from "../testing/testdata.js";
 import { VirtualMachineKind } from "../vm/virtual-machine.js";
 import { VirtualMachineInstanceKind } from "../vmi/virtual-machine-instance.js";
 import type { Cause } from "./cause.js";
+import { validateInstancetype, validatePreference } from "./instancetype-object-validation.js";
 import {
   validateKubeVirt,
   validateVirtualMachine,
@@ -31,6 +32,8 @@ const EXAMPLES: Record<string, (value: unknown) => Cause[]> = {
   "vmirs-cirros.yaml": validateVirtualMachineInstanceReplicaSet,
   "vmim.yaml": validateVirtualMachineInstanceMigration,
   "kubevirt-cr.yaml": validateKubeVirt,
+  "instancetype-csmall.yaml": (value) => validateInstancetype(value),
+  "preference-virtio.yaml": (value) => validatePreference(value),
 };
 
 function crdSchemaOf(kind: unknown): JsonObject {
