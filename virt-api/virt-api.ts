@@ -24,6 +24,7 @@ import { HandlerLocator } from "./handler/handler-locator.js";
 import { type KubeVirt, kubeVirtKind, podKind, vmiKind, vmKind } from "./kinds.js";
 import { VirtApiMetrics } from "./server/virt-api-metrics.js";
 import { type RunningVirtApiServer, startVirtApiServer } from "./server/virt-api-server.js";
+import { ApiInferenceSource } from "./webhooks/vm-inference.js";
 import { ApiReferenceReader } from "./webhooks/vm-references.js";
 
 export interface VirtApiOptions {
@@ -99,6 +100,7 @@ export async function startVirtApi(
       webhooks: {
         settings: clusterSettings,
         references: new ApiReferenceReader(client),
+        inference: new ApiInferenceSource(client),
         installNamespace: namespace,
         metrics,
         log,

@@ -4,7 +4,11 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { VirtualMachineSpec } from "../vm/vm-spec.js";
 import { validateInstancetype, validatePreference } from "./instancetype-object-validation.js";
-import { validateAgainstReferences, validateReferenceMatchers } from "./vm-references-validation.js";
+import {
+  inferenceMatcherCauses,
+  validateAgainstReferences,
+  validateReferenceMatchers,
+} from "./vm-references-validation.js";
 
 function instancetype(spec: Record<string, unknown>) {
   return {
@@ -82,17 +86,37 @@ describe("instancetype and preference admission", () => {
 });
 
 describe("a VM's references", () => {
-  test("an unknown kind and inferFromVolume are refused without a lookup", () => {
+  test("an unknown kind is refused without a lookup; inferFromVolume is virt-api's mutator's to resolve", () => {
     const spec = vmSpec();
     spec.instancetype = { name: "it", kind: "Flavor" };
     spec.preference = { inferFromVolume: "root" };
     const causes = validateReferenceMatchers("spec", spec);
     assert.deepEqual(
       causes.map((cause) => cause.field),
-      ["spec.instancetype.kind", "spec.preference.inferFromVolume"],
+      ["spec.instancetype.kind"],
     );
     assert.equal(causes[0]?.message, "got unexpected kind in InstancetypeMatcher: Flavor");
-    assert.match(causes[1]?.message ?? "", /not supported yet/);
+  });
+
+  test("a matcher to infer that also gives a name or kind: KubeVirt's causes", () => {
+    const spec = vmSpec();
+    spec.instancetype = { inferFromVolume: "root", name: "u1.small" };
+    spec.preference = { inferFromVolume: "root", kind: "VirtualMachinePreference" };
+    assert.deepEqual(inferenceMatcherCauses("spec", spec), [
+      {
+        reason: "FieldValueNotSupported",
+        message: "Name already set, should be cleared before setting inferFromVolume",
+        field: "spec.instancetype.name",
+      },
+      {
+        reason: "FieldValueNotSupported",
+        message: "Kind already set, should be cleared before setting inferFromVolume",
+        field: "spec.preference.kind",
+      },
+    ]);
+    spec.instancetype = { inferFromVolume: "root" };
+    spec.preference = { name: "fedora", kind: "VirtualMachinePreference" };
+    assert.deepEqual(inferenceMatcherCauses("spec", spec), []);
   });
 
   test("a conflict with the instancetype: one cause per field, KubeVirt's message", () => {

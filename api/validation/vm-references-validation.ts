@@ -16,9 +16,10 @@ import { validateInstancetypeSpec, validatePreferenceSpec } from "./instancetype
 
 /**
  * A VM's `spec.instancetype` / `spec.preference` as virt-api's VM admitter checks them. The rules
- * that need no lookup (the kind is one KubeVirt knows; inferFromVolume is not built yet) are in
- * `validateReferenceMatchers`; those that need the referenced objects (conflicts with the
- * template, the preference's requirements) in `validateAgainstReferences`.
+ * that need no lookup (the kind is one KubeVirt knows) are in `validateReferenceMatchers`, those of
+ * a matcher to infer from a volume in `inferenceMatcherCauses` (virt-api's mutating webhook), and
+ * those that need the referenced objects (conflicts with the template, the preference's
+ * requirements) in `validateAgainstReferences`.
  */
 
 export function validateReferenceMatchers(field: string, spec: VirtualMachineSpec): Cause[] {
@@ -33,13 +34,27 @@ export function validateReferenceMatchers(field: string, spec: VirtualMachineSpe
     if (scopeOf(matcher.kind) === undefined) {
       causes.push(invalid(child(at, "kind"), unexpectedKindMessage(matcherType, matcher.kind ?? "")));
     }
-    if (matcher.inferFromVolume) {
-      causes.push(
-        forbidden(
-          child(at, "inferFromVolume"),
-          `${child(at, "inferFromVolume")}: inferring the ${name} from a volume is not supported yet: name it`,
-        ),
-      );
+  }
+  return causes;
+}
+
+/**
+ * KubeVirt's check of a matcher to infer, before virt-api's mutating webhook infers it (on the
+ * object as sent: defaulting fills `kind`): the name and kind are what inference writes, so they
+ * must not be given with `inferFromVolume`.
+ */
+export function inferenceMatcherCauses(field: string, spec: VirtualMachineSpec): Cause[] {
+  const causes: Cause[] = [];
+  for (const name of ["instancetype", "preference"] as const) {
+    const matcher = spec[name];
+    if (!matcher?.inferFromVolume) continue;
+    for (const given of ["name", "kind"] as const) {
+      if (!matcher[given]) continue;
+      causes.push({
+        reason: "FieldValueNotSupported",
+        message: `${given === "name" ? "Name" : "Kind"} already set, should be cleared before setting inferFromVolume`,
+        field: child(field, name, given),
+      });
     }
   }
   return causes;

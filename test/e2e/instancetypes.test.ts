@@ -253,6 +253,37 @@ describe("instancetypes", { timeout: 900_000 }, () => {
     await kubectl.ok(["delete", "vm", "vm-created", "-n", namespace, "--wait=true", "--timeout=120s"]);
   });
 
+  test("virtctl create vm on a labelled claim: the instancetype and preference are inferred at admission", async () => {
+    await apply({
+      apiVersion: "v1",
+      kind: "PersistentVolumeClaim",
+      metadata: {
+        name: "labelled-root",
+        namespace,
+        labels: {
+          "instancetype.kubevirt.io/default-instancetype": "u1.small",
+          "instancetype.kubevirt.io/default-preference": "cirros",
+        },
+      },
+      spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "64Mi" } } },
+    });
+    // Implicit inference (no --instancetype, no --memory): virtctl asks to Ignore a failure and
+    // keeps 512Mi to fall back on; the inferred instancetype replaces it.
+    const manifest = await virtctl(
+      "create",
+      "vm",
+      "--name=vm-inferred",
+      "--run-strategy=Halted",
+      "--volume-pvc=src:labelled-root",
+    );
+    await kubectl.ok(["apply", "-n", namespace, "-f", "-"], { input: manifest });
+    const vm = await readVm("vm-inferred");
+    assert.deepEqual(vm.spec.instancetype, { name: "u1.small", kind: "VirtualMachineClusterInstancetype" });
+    assert.deepEqual(vm.spec.preference, { name: "cirros", kind: "VirtualMachineClusterPreference" });
+    assert.equal(vm.spec.template.spec?.domain.memory, undefined);
+    await kubectl.ok(["delete", "vm", "vm-inferred", "-n", namespace, "--wait=true", "--timeout=60s"]);
+  });
+
   test("kubectl apply refuses an instancetype asking for what kubevirt-ts cannot give yet", async () => {
     const dedicated = clusterInstancetype(`e2e-dedicated-${process.pid}`, 2, "1Gi");
     Object.assign(dedicated.spec.cpu, { dedicatedCPUPlacement: true });

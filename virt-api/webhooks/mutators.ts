@@ -15,9 +15,11 @@ import {
   type VirtualMachineInstance,
   type VirtualMachineInstanceReplicaSet,
 } from "../../api/index.js";
+import type { InferenceSource } from "../../api/instancetype/infer-from-volume.js";
 import type { JsonPatchOperation } from "../../runtime/index.js";
 import type { ClusterSettings } from "../config/cluster-settings.js";
-import type { AdmissionRequest } from "./admission-review.js";
+import { type AdmissionRequest, type AdmissionResponse, patched } from "./admission-review.js";
+import { inferVmMatchers } from "./vm-inference.js";
 
 export type Defaulter = (object: unknown, settings: ClusterSettings) => unknown;
 
@@ -31,17 +33,36 @@ export const defaultsOf = {
   kubeVirt: (object: unknown) => defaultKubeVirt(object as KubeVirt),
 } satisfies Record<string, Defaulter>;
 
-/** The JSON patch from the request's object to its defaulted form ([] when defaulting changes nothing). */
+/**
+ * The JSON patch from the request's object to its defaulted form ([] when defaulting changes
+ * nothing). `mutated` is the object after an earlier step (the VM's inferred matchers): it is
+ * what gets defaulted, and what is patched to when defaulting cannot read it.
+ */
 export function defaultingPatch(
   request: AdmissionRequest,
   defaulter: Defaulter,
   settings: ClusterSettings,
+  mutated: unknown = request.object,
 ): JsonPatchOperation[] {
   const original = asJson(request.object);
-  if (original === undefined) return [];
-  const defaulted = tryDefault(defaulter, original, settings);
-  if (defaulted === undefined) return [];
+  const start = asJson(mutated);
+  if (original === undefined || start === undefined) return [];
+  const defaulted = tryDefault(defaulter, start, settings) ?? start;
   return fastJsonPatch.compare(original as object, asJson(defaulted) as object) as JsonPatchOperation[];
+}
+
+/**
+ * The VM mutating webhook: the matchers to infer from a volume inferred (or the VM refused, as
+ * KubeVirt's instancetype mutator refuses it), then KubeVirt's defaults.
+ */
+export async function vmMutation(
+  request: AdmissionRequest,
+  settings: ClusterSettings,
+  inference: InferenceSource,
+): Promise<AdmissionResponse> {
+  const outcome = await inferVmMatchers(request, inference);
+  if ("response" in outcome) return outcome.response;
+  return patched(request.uid, defaultingPatch(request, defaultsOf.virtualMachine, settings, outcome.object));
 }
 
 /**

@@ -6,12 +6,13 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { WEBHOOK_PATHS, type WebhookPath } from "../../api/index.js";
+import type { InferenceSource } from "../../api/instancetype/infer-from-volume.js";
 import { jsonEqual } from "../../runtime/index.js";
 import type { ClusterSettings, ClusterSettingsSource } from "../config/cluster-settings.js";
 import type { VirtualMachine } from "../kinds.js";
 import type { VirtApiMetrics } from "../server/virt-api-metrics.js";
 import { type AdmissionRequest, admissionRequestOf, denied, patched, reviewOf } from "./admission-review.js";
-import { type Defaulter, defaultedOrAsSent, defaultingPatch, defaultsOf } from "./mutators.js";
+import { type Defaulter, defaultedOrAsSent, defaultingPatch, defaultsOf, vmMutation } from "./mutators.js";
 import { admissionCauses, type ObjectValidator, validatorsOf } from "./validators.js";
 import { type ReferenceReader, vmReferenceCauses } from "./vm-references.js";
 
@@ -23,6 +24,8 @@ export interface WebhookDependencies {
   readonly log: Logger;
   /** Reads the instancetypes, preferences and revisions a VM references (conflicts, requirements). */
   readonly references?: ReferenceReader;
+  /** Reads the claims and DataVolumes a VM infers its instancetype or preference from. */
+  readonly inference?: InferenceSource;
 }
 
 const MUTATORS: readonly [WebhookPath, Defaulter, readonly string[]][] = [
@@ -49,6 +52,15 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookDepende
   for (const [path, defaulter, operations] of MUTATORS) {
     app.post(path, async (request) => {
       const admission = admissionRequestOf(parseJson(request.body));
+      if (
+        path === WEBHOOK_PATHS.vmMutate &&
+        deps.inference !== undefined &&
+        operations.includes(admission.operation)
+      ) {
+        const response = await vmMutation(admission, deps.settings.current(), deps.inference);
+        deps.metrics.admissionReview(path, response.allowed);
+        return reviewOf(response);
+      }
       const operationsPatch = operations.includes(admission.operation)
         ? defaultingPatch(admission, defaulter, deps.settings.current())
         : [];

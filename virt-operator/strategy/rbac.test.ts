@@ -124,7 +124,7 @@ describe("strategy RBAC", () => {
     );
   });
 
-  test("virt-api: access reviews, start/stop of VMs, VMIs read and patched, pods listed (port-forward's launcher pods); the KubeVirt CR and its two Secrets in its namespace only", () => {
+  test("virt-api: access reviews, start/stop of VMs, VMIs read and patched, claims and DataVolumes read (inference), pods listed (port-forward's launcher pods); the KubeVirt CR and its two Secrets in its namespace only", () => {
     assert.deepEqual(rulesOf("ClusterRole", "kubevirt-apiserver"), [
       { apiGroups: ["authorization.k8s.io"], resources: ["subjectaccessreviews"], verbs: ["create"] },
       { apiGroups: ["kubevirt.io"], resources: ["virtualmachines"], verbs: ["get", "patch"] },
@@ -141,6 +141,8 @@ describe("strategy RBAC", () => {
         verbs: ["get"],
       },
       { apiGroups: ["apps"], resources: ["controllerrevisions"], verbs: ["get"] },
+      { apiGroups: [""], resources: ["persistentvolumeclaims"], verbs: ["get"] },
+      { apiGroups: ["cdi.kubevirt.io"], resources: ["datavolumes"], verbs: ["get"] },
       { apiGroups: [""], resources: ["pods"], verbs: ["list"] },
     ]);
     assert.deepEqual(rulesOf("Role", "kubevirt-apiserver"), [

@@ -10,6 +10,7 @@ import { API_SERVICE_ACCOUNT } from "./service-accounts.js";
 
 const AUTHORIZATION_GROUP = "authorization.k8s.io";
 const INSTANCETYPE_GROUP = "instancetype.kubevirt.io";
+const CDI_GROUP = "cdi.kubevirt.io";
 
 const cluster: PolicyRule[] = [
   {
@@ -61,6 +62,19 @@ const cluster: PolicyRule[] = [
     // ... and the VM's stored copy of it, once it has one.
     apiGroups: ["apps"],
     resources: ["controllerrevisions"],
+    verbs: ["get"],
+  },
+  {
+    // webhooks/vm-inference.ts: the VM mutator infers an instancetype or preference from the
+    // labels of the VM's claim (or of the claim a DataVolume clones) ...
+    apiGroups: [CORE_GROUP],
+    resources: ["persistentvolumeclaims"],
+    verbs: ["get"],
+  },
+  {
+    // ... or of its DataVolume.
+    apiGroups: [CDI_GROUP],
+    resources: ["datavolumes"],
     verbs: ["get"],
   },
   {
