@@ -103,6 +103,9 @@ execFileSync(node, [join(root, "dist", "test", "guest", "main.js"), "--store", i
 const imageMapPath = join(dataDir, "image-map.json");
 writeFileSync(imageMapPath, `${JSON.stringify(imageMap, null, 2)}\n`);
 rmSync(kubeconfig, { force: true });
+// The same for the registry's address: after a kill -9 the last run's file names a registry that is
+// going away, and the guests pushed there would be lost (the new registry picks its own port).
+rmSync(join(dataDir, "registry", "address"), { force: true });
 
 // The cluster gets its own process group: a terminal's Ctrl+C reaches this script only, which
 // forwards it once, so the cluster's shutdown is never cut short by a second signal.

@@ -157,7 +157,13 @@ export async function startKubevirtStack(
     kubeConfig.loadFromFile(names.kubeconfig);
     client = KubeClient.fromKubeConfig(kubeConfig, { fieldManager: `kubevirt-ts-${options.tag}` });
     await waitForComponents({ ...stack, client }, timeoutMs);
-    const registryAddress = readFileSync(join(names.dataDir, "registry", "address"), "utf8").trim();
+    // start.mjs removes the last run's address file before the cluster starts (after a kill -9 it
+    // names a registry that is going away), so the file that appears is this run's registry's.
+    const addressFile = join(names.dataDir, "registry", "address");
+    await pollUntil("the dev cluster's registry address", () => stopIfOver(stack, existsSync(addressFile)), {
+      timeoutMs: timeoutMs(),
+    });
+    const registryAddress = readFileSync(addressFile, "utf8").trim();
     return { ...stack, client, registryAddress };
   } catch (error) {
     client?.close();
