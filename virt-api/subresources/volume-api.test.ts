@@ -121,6 +121,10 @@ describe("virt-api: addvolume and removevolume", () => {
     for (const [disk, why] of [
       [{ lun: {} }, /a lun needs a block volume/],
       [{ disk: { bus: "virtio" } }, /scsi bus only/],
+      [
+        { bootOrder: 1, disk: { bus: "scsi", pciAddress: "0000:00:0a.0" } },
+        /bootOrder, disk\.pciAddress not supported yet/,
+      ],
     ] as const) {
       const refused = await put("virtualmachines", name, "addvolume", {
         name: "other",

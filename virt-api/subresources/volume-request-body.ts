@@ -24,6 +24,12 @@ export interface VolumeRequestBody<Options> {
 const DEFAULT_HOTPLUG_BUS = "scsi";
 const DISK_BUSES = ["scsi", "virtio"];
 const LUN_BUSES = ["scsi"];
+/**
+ * What virt-handler gives a hotplugged disk besides its bus: its serial, cache mode and read-only
+ * flag. Anything else a Disk may say would be accepted and then not done, so it is refused.
+ */
+const HOTPLUG_DISK_FIELDS = new Set(["name", "disk", "serial", "cache"]);
+const HOTPLUG_TARGET_FIELDS = new Set(["bus", "readonly"]);
 
 export function addVolumeBodyOf(body: unknown, query: Query): VolumeRequestBody<AddVolumeOptions> {
   const type = "AddVolumeOptions";
@@ -93,6 +99,15 @@ function withHotplugTarget(disk: AddVolumeOptions["disk"]): AddVolumeOptions["di
     throw badRequest(
       `disk ${disk.name}: a lun needs a block volume, which kubevirt-ts does not support yet; hotplug it as a disk (--disk-type disk)`,
     );
+  }
+  const unsupported = [
+    ...Object.keys(disk).filter((field) => !HOTPLUG_DISK_FIELDS.has(field)),
+    ...Object.keys(disk.disk ?? {})
+      .filter((field) => !HOTPLUG_TARGET_FIELDS.has(field))
+      .map((field) => `disk.${field}`),
+  ];
+  if (unsupported.length > 0) {
+    throw badRequest(`disk ${disk.name}: ${unsupported.join(", ")} not supported yet for a hotplugged disk`);
   }
   const bus = disk.disk?.bus ?? DEFAULT_HOTPLUG_BUS;
   if (!DISK_BUSES.includes(bus)) {

@@ -131,7 +131,11 @@ function wantedDisks(vmi: Frozen<Vmi>): WantedDisk[] {
         ? { claimName: volume.dataVolume.name, readOnly: false }
         : undefined;
     const disk = disks.find((candidate) => candidate.name === volume.name);
-    return claim && disk ? [{ volumeName: volume.name, ...claim, disk }] : [];
+    if (!claim || !disk) return [];
+    // Read-only if the claim volume or the disk says so (the disk's `readonly`, as at boot).
+    return [
+      { volumeName: volume.name, ...claim, readOnly: claim.readOnly || disk.disk?.readonly === true, disk },
+    ];
   });
 }
 
