@@ -54,6 +54,7 @@ export {
   sameRevisedObject,
 } from "./instancetype/controller-revision.js";
 export { guestCpuTopology, spreadTopologyProblem } from "./instancetype/cpu-topology.js";
+export { type ExpandedTemplate, expandVirtualMachine, expandVmTemplate } from "./instancetype/expand-vm.js";
 export {
   type Expansion,
   type ExpansionInput,
@@ -173,7 +174,12 @@ export { domainNameFor, MAX_DOMAIN_NAME_BYTES } from "./validation/domain-name-v
 export type { FeatureGateOptions } from "./validation/feature-gates-validation.js";
 export { validateHostFacingValues } from "./validation/host-facing-validation.js";
 export { validateInstancetype, validatePreference } from "./validation/instancetype-object-validation.js";
-export { validateInstancetypeSpec, validatePreferenceSpec } from "./validation/instancetype-validation.js";
+export {
+  unhonouredInstancetypeCauses,
+  unhonouredPreferenceCauses,
+  validateInstancetypeSpec,
+  validatePreferenceSpec,
+} from "./validation/instancetype-validation.js";
 export {
   validateDataVolume,
   validateKubeVirt,

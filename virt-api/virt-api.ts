@@ -72,6 +72,7 @@ export async function startVirtApi(
   }
   const metrics = new VirtApiMetrics(options.registry);
   const clusterSettings = new KubeVirtClusterSettings(sources.kubevirts, namespace);
+  const references = new ApiReferenceReader(client);
   let server: RunningVirtApiServer;
   try {
     server = await startVirtApiServer({
@@ -87,6 +88,7 @@ export async function startVirtApi(
         pods: client.resource(podKind),
         authorizer: options.authorizer ?? new SubjectAccessReviewAuthorizer(client),
         clusterSettings,
+        references,
         requestHeader: sources.requestHeader,
         handlerLocator: new HandlerLocator(client.resource(podKind), namespace),
         handlerClient: new HandlerClient({
@@ -99,7 +101,7 @@ export async function startVirtApi(
       },
       webhooks: {
         settings: clusterSettings,
-        references: new ApiReferenceReader(client),
+        references,
         inference: new ApiInferenceSource(client),
         installNamespace: namespace,
         metrics,

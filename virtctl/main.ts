@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * virtctl: KubeVirt's command line for VMs (start, stop, restart, pause, unpause, addvolume,
- * removevolume, console, vnc, version, create vm, expose, port-forward, ssh, scp), reading the
+ * removevolume, console, vnc, version, create vm, expand, expose, port-forward, ssh, scp), reading the
  * kubeconfig like kubectl. This
  * file only wires the commands together; each lives in commands/.
  */
@@ -12,6 +12,7 @@ import { expandBooleanAssignments } from "./commands/boolean-assignments.js";
 import type { CommandDeps } from "./commands/command-deps.js";
 import { consoleCommand } from "./commands/console.js";
 import { createCommand } from "./commands/create-vm.js";
+import { expandCommand } from "./commands/expand.js";
 import { exposeCommand } from "./commands/expose.js";
 import { guestAgentCommands } from "./commands/guest-agent-info.js";
 import { pauseCommand, unpauseCommand } from "./commands/pause.js";
@@ -50,6 +51,7 @@ for (const command of [
   vncCommand(deps),
   versionCommand(deps),
   createCommand(deps),
+  expandCommand(deps),
   exposeCommand(deps),
   portForwardCommand(deps),
   sshCommand(deps),

@@ -124,6 +124,20 @@ function fillPullPolicies(spec: VirtualMachineInstanceSpec): void {
   if (kernel !== undefined) kernel.imagePullPolicy ??= defaultPullPolicy(kernel.image);
 }
 
+/**
+ * The pod network's interface a VMI without interfaces and networks gets (KubeVirt's
+ * SetDefaultNetworkInterface): KubeVirt adds it before a preference is applied, so that the
+ * preference's interface model reaches it.
+ */
+export function withDefaultNetworkInterface(
+  spec: VirtualMachineInstanceSpec,
+  cluster: ClusterDefaults,
+): VirtualMachineInstanceSpec {
+  const copy = structuredClone(spec);
+  fillPodNetwork(copy, cluster);
+  return copy;
+}
+
 /** No interfaces and no networks: attach the pod network with the cluster's default binding. */
 function fillPodNetwork(spec: VirtualMachineInstanceSpec, cluster: ClusterDefaults): void {
   const devices = spec.domain.devices;

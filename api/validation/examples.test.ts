@@ -34,6 +34,7 @@ const EXAMPLES: Record<string, (value: unknown) => Cause[]> = {
   "kubevirt-cr.yaml": validateKubeVirt,
   "instancetype-csmall.yaml": (value) => validateInstancetype(value),
   "preference-virtio.yaml": (value) => validatePreference(value),
+  "preference-windows.yaml": (value) => validatePreference(value),
 };
 
 function crdSchemaOf(kind: unknown): JsonObject {

@@ -1,7 +1,9 @@
-// Instancetypes and preferences at admission: KubeVirt's rules, and what kubevirt-ts cannot give a VM
-// refused with "not supported yet" and the field; a VM against what it references.
+// Instancetypes and preferences at admission: the objects by KubeVirt's rules; a VM against what it
+// references, refused with "not supported yet" and the field for what kubevirt-ts cannot give it.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import type { VirtualMachineInstancetypeSpec } from "../instancetype/instancetype-spec.js";
+import type { VirtualMachinePreferenceSpec } from "../instancetype/preference-spec.js";
 import type { VirtualMachineSpec } from "../vm/vm-spec.js";
 import { validateInstancetype, validatePreference } from "./instancetype-object-validation.js";
 import {
@@ -40,24 +42,30 @@ describe("instancetype and preference admission", () => {
     );
   });
 
-  test("what kubevirt-ts does not honour is refused with the field", () => {
-    const causes = validateInstancetype(
-      instancetype({
-        cpu: { guest: 2, dedicatedCPUPlacement: true, isolateEmulatorThread: false },
-        memory: { guest: "2Gi", hugepages: { pageSize: "2Mi" } },
-        gpus: [{ name: "gpu1", deviceName: "nvidia.com/GP102" }],
-      }),
-      true,
-    );
+  test("an instancetype asking for what kubevirt-ts does not honour is admitted; a VM using it is refused with the field", () => {
+    const spec = {
+      cpu: { guest: 2, dedicatedCPUPlacement: true, isolateEmulatorThread: false },
+      memory: { guest: "2Gi", hugepages: { pageSize: "2Mi" } },
+      gpus: [{ name: "gpu1", deviceName: "nvidia.com/GP102" }],
+    };
+    assert.deepEqual(validateInstancetype(instancetype(spec), true), []);
+    const causes = validateAgainstReferences("spec", vmSpec(), {
+      instancetype: { name: "it", scope: "cluster", spec: spec as VirtualMachineInstancetypeSpec },
+    });
     assert.deepEqual(
-      causes.map((cause) => cause.field),
-      ["spec.cpu.dedicatedCPUPlacement", "spec.memory.hugepages", "spec.gpus"],
+      causes.map((cause) => cause.message),
+      [
+        "it: spec.cpu.dedicatedCPUPlacement: dedicated CPU placement is not supported yet",
+        "it: spec.memory.hugepages: hugepages is not supported yet",
+        "it: spec.gpus: GPUs is not supported yet",
+      ],
     );
-    assert.match(causes[0]?.message ?? "", /dedicated CPU placement is not supported yet/);
-    assert.equal(causes[0]?.reason, "FieldValueForbidden");
+    assert.ok(
+      causes.every((cause) => cause.field === "spec.instancetype" && cause.reason === "FieldValueForbidden"),
+    );
   });
 
-  test("a preference with honoured fields is valid; the others are refused", () => {
+  test("a preference is admitted by KubeVirt's rules; a VM gets refused the hints kubevirt-ts cannot give", () => {
     const preference = (spec: Record<string, unknown>) => ({
       kind: "VirtualMachinePreference",
       metadata: { name: "p" },
@@ -72,20 +80,52 @@ describe("instancetype and preference admission", () => {
       ),
       [],
     );
-    const causes = validatePreference(
-      preference({
-        devices: { preferredTPM: {}, preferredBlockMultiQueue: false },
-        features: { preferredHyperv: { relaxed: {} } },
-      }),
-    );
+    const windowsLike = {
+      devices: { preferredTPM: {}, preferredBlockMultiQueue: false },
+      features: { preferredHyperv: { relaxed: {} }, preferredAcpi: {} },
+    };
+    assert.deepEqual(validatePreference(preference(windowsLike)), []);
+    const spec = vmSpec({ memory: { guest: "1Gi" } });
+    delete spec.instancetype;
+    spec.preference = { name: "p" };
+    const causes = validateAgainstReferences("spec", spec, {
+      preference: { name: "p", scope: "namespaced", spec: windowsLike as VirtualMachinePreferenceSpec },
+    });
     assert.deepEqual(
-      causes.map((cause) => cause.field),
-      ["spec.devices.preferredTPM", "spec.features.preferredHyperv"],
+      causes.map((cause) => cause.message),
+      [
+        "p: spec.devices.preferredTPM: a TPM is not supported yet",
+        "p: spec.features.preferredHyperv: Hyper-V enlightenments is not supported yet",
+      ],
+      "ACPI, which every VM has, is no reason",
     );
   });
 });
 
 describe("a VM's references", () => {
+  test("the template as the preference fills it is validated as a VMI's spec, as KubeVirt's VM admitter does", () => {
+    const spec = {
+      preference: { name: "p" },
+      template: {
+        spec: {
+          domain: {
+            devices: { interfaces: [{ name: "default", masquerade: {} }] },
+            memory: { guest: "1Gi" },
+          },
+          networks: [{ name: "default", pod: {} }],
+        },
+      },
+    } as VirtualMachineSpec;
+    const causes = validateAgainstReferences("spec", spec, {
+      preference: { name: "p", scope: "namespaced", spec: { devices: { preferredInterfaceModel: "bogus" } } },
+    });
+    assert.deepEqual(
+      causes.map((cause) => cause.field),
+      ["spec.template.spec.domain.devices.interfaces[0].model"],
+    );
+    assert.match(causes[0]?.message ?? "", /uses model bogus that is not supported/);
+  });
+
   test("an unknown kind is refused without a lookup; inferFromVolume is virt-api's mutator's to resolve", () => {
     const spec = vmSpec();
     spec.instancetype = { name: "it", kind: "Flavor" };

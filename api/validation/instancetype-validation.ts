@@ -5,9 +5,12 @@ import { type Cause, forbidden, invalid } from "./cause.js";
 import { child } from "./field-path.js";
 
 /**
- * Instancetypes and preferences as virt-api admits them: KubeVirt's own rules, and every field
- * whose VMI counterpart kubevirt-ts does not honour yet refused with the reason. An instancetype
- * that asks for dedicated CPUs or hugepages must not quietly give a VM neither.
+ * Instancetypes and preferences as virt-api checks them. An object is admitted by KubeVirt's own
+ * rules (`validateInstancetypeSpec`, `validatePreferenceSpec`): it is data, and KubeVirt's manifests
+ * and common set must apply unchanged. What a VM would get from it that kubevirt-ts does not
+ * honour yet (`unhonouredInstancetypeCauses`, `unhonouredPreferenceCauses`) refuses the VM that
+ * uses it, with the reason: an instancetype that asks for dedicated CPUs or hugepages must not
+ * quietly give a VM neither.
  */
 
 const NOT_YET = "is not supported yet";
@@ -33,18 +36,18 @@ function unsupportedInstancetypeFields(spec: VirtualMachineInstancetypeSpec): [s
 }
 
 export function validateInstancetypeSpec(field: string, spec: VirtualMachineInstancetypeSpec): Cause[] {
-  const causes: Cause[] = [];
   const guest = Quantity.tryParse(spec.memory.guest);
-  if (guest === undefined || guest.sign() <= 0) {
-    causes.push(
-      invalid(child(field, "memory", "guest"), `${child(field, "memory", "guest")} must be greater than 0`),
-    );
-  }
-  for (const [path, what] of unsupportedInstancetypeFields(spec)) {
+  if (guest !== undefined && guest.sign() > 0) return [];
+  const at = child(field, "memory", "guest");
+  return [invalid(at, `${at} must be greater than 0`)];
+}
+
+/** What a VM would get from this instancetype that kubevirt-ts cannot give it yet. */
+export function unhonouredInstancetypeCauses(field: string, spec: VirtualMachineInstancetypeSpec): Cause[] {
+  return unsupportedInstancetypeFields(spec).map(([path, what]) => {
     const at = child(field, ...path);
-    causes.push(forbidden(at, `${at}: ${what} ${NOT_YET}`));
-  }
-  return causes;
+    return forbidden(at, `${at}: ${what} ${NOT_YET}`);
+  });
 }
 
 /** Preference fields whose VMI counterpart kubevirt-ts does not honour (or cannot fill) yet. */
@@ -61,7 +64,6 @@ const UNSUPPORTED_PREFERENCE_FIELDS: readonly [string[], string][] = [
   [["devices", "preferredNetworkInterfaceMultiQueue"], "network interface multi-queue"],
   [["devices", "preferredTPM"], "a TPM"],
   [["devices", "preferredPanicDeviceModel"], "panic devices"],
-  [["features", "preferredAcpi"], "a preferred ACPI state (the VM's defaults always enable ACPI)"],
   [["features", "preferredHyperv"], "Hyper-V enlightenments"],
   [["features", "preferredKvm"], "KVM feature settings"],
   [["features", "preferredPvspinlock"], "pvspinlock"],
@@ -78,7 +80,13 @@ function valueAt(spec: VirtualMachinePreferenceSpec, path: readonly string[]): u
   return value;
 }
 
-export function validatePreferenceSpec(field: string, spec: VirtualMachinePreferenceSpec): Cause[] {
+/** The preference annotations a VMI gets that kubevirt-ts does not act on yet. */
+const UNHONOURED_ANNOTATIONS: Readonly<Record<string, string>> = {
+  "kubevirt.io/disablePCIHole64": "disabling the 64-bit PCI hole",
+};
+
+/** Hints a VM would get from this preference that kubevirt-ts cannot give it yet. */
+export function unhonouredPreferenceCauses(field: string, spec: VirtualMachinePreferenceSpec): Cause[] {
   const causes: Cause[] = [];
   for (const [path, what] of UNSUPPORTED_PREFERENCE_FIELDS) {
     const value = valueAt(spec, path);
@@ -87,6 +95,23 @@ export function validatePreferenceSpec(field: string, spec: VirtualMachinePrefer
     const at = child(field, ...path);
     causes.push(forbidden(at, `${at}: ${what} ${NOT_YET}`));
   }
+  // A VM has ACPI unless it turns it off itself, so only a preference for no ACPI goes unheard.
+  if (spec.features?.preferredAcpi?.enabled === false) {
+    const at = child(field, "features", "preferredAcpi");
+    causes.push(
+      forbidden(at, `${at}: a preference for no ACPI ${NOT_YET} (VMs have ACPI unless they turn it off)`),
+    );
+  }
+  for (const [annotation, what] of Object.entries(UNHONOURED_ANNOTATIONS)) {
+    if (spec.annotations?.[annotation] === undefined) continue;
+    const at = `${child(field, "annotations")}[${annotation}]`;
+    causes.push(forbidden(at, `${at}: ${what} ${NOT_YET}`));
+  }
+  return causes;
+}
+
+export function validatePreferenceSpec(field: string, spec: VirtualMachinePreferenceSpec): Cause[] {
+  const causes: Cause[] = [];
   const spread = spec.cpu?.spreadOptions;
   if (spread?.across === "CoresThreads" && spread.ratio !== undefined && spread.ratio !== 2) {
     const at = child(field, "cpu", "spreadOptions", "ratio");

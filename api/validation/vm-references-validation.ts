@@ -10,9 +10,16 @@ import {
 } from "../instancetype/matcher-kinds.js";
 import type { VirtualMachinePreferenceSpec } from "../instancetype/preference-spec.js";
 import type { VirtualMachineSpec } from "../vm/vm-spec.js";
+import type { VirtualMachineInstanceSpec } from "../vmi/vmi-spec.js";
 import { type Cause, forbidden, invalid } from "./cause.js";
 import { child } from "./field-path.js";
-import { validateInstancetypeSpec, validatePreferenceSpec } from "./instancetype-validation.js";
+import {
+  unhonouredInstancetypeCauses,
+  unhonouredPreferenceCauses,
+  validateInstancetypeSpec,
+  validatePreferenceSpec,
+} from "./instancetype-validation.js";
+import { validateVirtualMachineInstanceSpec } from "./vmi-spec-validation.js";
 
 /**
  * A VM's `spec.instancetype` / `spec.preference` as virt-api's VM admitter checks them. The rules
@@ -67,8 +74,8 @@ export interface ResolvedReferences {
 
 /**
  * The template against what the VM references: every conflict with the instancetype (KubeVirt's
- * message and the field's path), the preference's requirements and spread, and fields of the
- * referenced objects kubevirt-ts does not honour (objects stored before their webhook existed).
+ * message and the field's path), the preference's requirements and spread, and what the
+ * referenced objects would give the VM that kubevirt-ts does not honour yet.
  */
 export function validateAgainstReferences(
   field: string,
@@ -79,20 +86,18 @@ export function validateAgainstReferences(
   const causes: Cause[] = [];
   if (instancetype !== undefined) {
     causes.push(
-      ...referencedObjectCauses(
-        child(field, "instancetype"),
-        instancetype.name,
-        validateInstancetypeSpec("spec", instancetype.spec),
-      ),
+      ...referencedObjectCauses(child(field, "instancetype"), instancetype.name, [
+        ...validateInstancetypeSpec("spec", instancetype.spec),
+        ...unhonouredInstancetypeCauses("spec", instancetype.spec),
+      ]),
     );
   }
   if (preference !== undefined) {
     causes.push(
-      ...referencedObjectCauses(
-        child(field, "preference"),
-        preference.name,
-        validatePreferenceSpec("spec", preference.spec),
-      ),
+      ...referencedObjectCauses(child(field, "preference"), preference.name, [
+        ...validatePreferenceSpec("spec", preference.spec),
+        ...unhonouredPreferenceCauses("spec", preference.spec),
+      ]),
     );
   }
   const templateSpec = spec.template.spec ?? { domain: { devices: {} } };
@@ -104,6 +109,11 @@ export function validateAgainstReferences(
     annotations: { ...(spec.template.metadata?.annotations ?? {}) },
   });
   causes.push(...conflictCauses(expansion.conflicts));
+  // An object already refused for what it would give says it better than its expansion would.
+  const objectsRefused = causes.length > 0;
+  if (!objectsRefused && "spec" in expansion && expansion.spec !== undefined) {
+    causes.push(...expandedSpecCauses(child(field, "template", "spec"), templateSpec, expansion.spec));
+  }
   if (instancetype !== undefined) {
     const spread = spreadTopologyProblem(instancetype.spec.cpu.guest, preference?.spec);
     if (spread !== undefined) causes.push(invalid(child(field, "instancetype"), spread));
@@ -112,6 +122,24 @@ export function validateAgainstReferences(
     causes.push(...requirementCauses(field, spec, instancetype?.spec, preference.spec));
   }
   return causes;
+}
+
+/**
+ * The template as the VMI will get it, validated as a VMI's spec is (KubeVirt's VM admitter does
+ * the same): what the instancetype and preference add must be as valid and as honoured as what
+ * the VM says itself. Causes the template alone gives are reported by the VM's own validation.
+ */
+function expandedSpecCauses(
+  at: string,
+  template: VirtualMachineInstanceSpec,
+  expanded: VirtualMachineInstanceSpec,
+): Cause[] {
+  const own = new Set(validateVirtualMachineInstanceSpec(at, template).map(causeKey));
+  return validateVirtualMachineInstanceSpec(at, expanded).filter((cause) => !own.has(causeKey(cause)));
+}
+
+function causeKey(cause: Cause): string {
+  return `${cause.field}\u0000${cause.message}`;
 }
 
 function referencedObjectCauses(at: string, name: string, causes: Cause[]): Cause[] {

@@ -3,7 +3,8 @@
  * the cluster instancetype u1.small gets its vCPU and memory in the VMI and in the guest; a VM keeps
  * the instancetype it started with after the instancetype is edited, and takes the new one only once
  * its revision reference is cleared and it restarts; kubectl apply of a VM that sets what its
- * instancetype sets, or of an instancetype kubevirt-ts cannot honour, is refused with the field path.
+ * instancetype sets, or of one whose instancetype asks for what kubevirt-ts cannot honour yet, is
+ * refused with the field path; virtctl expand prints a VM expanded.
  * Runs as root. The tests run in order and build on each other.
  */
 import assert from "node:assert/strict";
@@ -284,14 +285,54 @@ describe("instancetypes", { timeout: 900_000 }, () => {
     await kubectl.ok(["delete", "vm", "vm-inferred", "-n", namespace, "--wait=true", "--timeout=60s"]);
   });
 
-  test("kubectl apply refuses an instancetype asking for what kubevirt-ts cannot give yet", async () => {
+  test("an instancetype asking for what kubevirt-ts cannot give yet applies; a VM of it, or of the operator's cx1, is refused saying why", async () => {
     const dedicated = clusterInstancetype(`e2e-dedicated-${process.pid}`, 2, "1Gi");
     Object.assign(dedicated.spec.cpu, { dedicatedCPUPlacement: true });
-    const result = await kubectl.run(["apply", "-f", "-"], { input: stringify(dedicated) });
-    assert.notEqual(result.code, 0);
-    assert.match(
-      result.stderr,
-      /spec\.cpu\.dedicatedCPUPlacement: dedicated CPU placement is not supported yet/,
+    await apply(dedicated);
+    try {
+      for (const [instancetype, reason] of [
+        [
+          dedicated.metadata.name,
+          /spec\.cpu\.dedicatedCPUPlacement: dedicated CPU placement is not supported yet/,
+        ],
+        ["cx1.medium", /cx1\.medium: spec\.memory\.hugepages: hugepages is not supported yet/],
+      ] as const) {
+        const result = await kubectl.run(["apply", "-f", "-"], {
+          input: stringify(sizedVm("vm-unusable", instancetype)),
+        });
+        assert.notEqual(result.code, 0, `a VM of ${instancetype} was admitted`);
+        assert.match(result.stderr, reason);
+        assert.match(result.stderr, /spec\.instancetype: /, "the cause names the VM's field");
+      }
+    } finally {
+      await kubectl.run(["delete", "vmcf", dedicated.metadata.name, "--ignore-not-found"], {
+        timeoutMs: 20_000,
+      });
+    }
+  });
+
+  test("virtctl expand --vm prints the VM with its instancetype and preference applied", async () => {
+    const vm = sizedVm("vm-expand", "u1.small") as ReturnType<typeof sizedVm> & {
+      spec: { runStrategy?: string; preference?: object };
+    };
+    vm.spec.runStrategy = "Halted";
+    vm.spec.preference = { name: "cirros" };
+    await apply(vm);
+    const expanded = JSON.parse(await virtctl("expand", "--vm", "vm-expand", "-o", "json")) as {
+      spec: {
+        instancetype?: unknown;
+        preference?: unknown;
+        template: { spec: { domain: { memory?: { guest?: string }; cpu?: { sockets?: number } } } };
+      };
+    };
+    assert.equal(expanded.spec.instancetype, undefined);
+    assert.equal(expanded.spec.preference, undefined);
+    assert.equal(expanded.spec.template.spec.domain.memory?.guest, "2Gi");
+    assert.equal(expanded.spec.template.spec.domain.cpu?.sockets, 1);
+    assert.equal(
+      (await readVm("vm-expand")).spec.instancetype?.name,
+      "u1.small",
+      "the stored VM keeps its matcher",
     );
   });
 });

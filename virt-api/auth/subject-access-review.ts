@@ -77,7 +77,7 @@ export async function requireAuthorized(
   }
   if (decision.allowed) return;
   const what =
-    `User "${caller.username}" cannot ${request.verb} resource "${request.resource}/${request.subresource}"` +
+    `User "${caller.username}" cannot ${request.verb} resource "${request.resource}${request.subresource ? `/${request.subresource}` : ""}"` +
     ` in API group "${request.group}" in the namespace "${request.namespace}"`;
   throw forbidden(
     { group: request.group, resource: request.resource },

@@ -18,6 +18,8 @@ export const SUBRESOURCES = [
   "portforward",
   "addvolume",
   "removevolume",
+  "expand-spec",
+  "expand-vm-spec",
 ] as const;
 export type SubresourceName = (typeof SUBRESOURCES)[number];
 /** The subresources that are WebSocket streams. */

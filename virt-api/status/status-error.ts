@@ -73,7 +73,8 @@ export function forbidden(resource: QualifiedResource, name: string, reason: str
     kind: "Status",
     code: 403,
     reason: "Forbidden",
-    message: `${qualified(resource)} "${name}" is forbidden: ${reason}`,
+    // apimachinery's NewForbidden leaves the name out when there is none (a request on a namespace).
+    message: `${qualified(resource)}${name ? ` "${name}"` : ""} is forbidden: ${reason}`,
     details: { name, group: resource.group, kind: resource.resource },
   });
 }

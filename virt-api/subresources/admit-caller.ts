@@ -26,3 +26,22 @@ export async function admitCaller(
   });
   return caller;
 }
+
+/** The same gate for a request on a namespace rather than an object (`expand-vm-spec`). */
+export async function admitNamespaceCaller(
+  deps: Pick<SubresourceDependencies, "requestHeader" | "authorizer">,
+  socket: TLSSocket,
+  headers: DistinctHeaders,
+  target: { readonly namespace: string; readonly resource: string; readonly verb: "get" | "update" },
+): Promise<Caller> {
+  const caller = authenticateCaller(deps.requestHeader.current(), socket, headers);
+  await requireAuthorized(deps.authorizer, caller, {
+    verb: target.verb,
+    group: SUBRESOURCE_GROUP,
+    resource: target.resource,
+    subresource: "",
+    namespace: target.namespace,
+    name: "",
+  });
+  return caller;
+}

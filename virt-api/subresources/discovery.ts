@@ -7,6 +7,9 @@ import { SUBRESOURCE_GROUP, SUBRESOURCE_ROUTES, SUBRESOURCE_VERSION } from "./re
 
 const GROUP_VERSION = `${SUBRESOURCE_GROUP}/${SUBRESOURCE_VERSION}`;
 
+/** The one resource of the group that is on a namespace, not on a VM or VMI (PUT a VM, get it expanded). */
+export const EXPAND_VM_SPEC = "expand-vm-spec";
+
 export function apiGroup() {
   const version = { groupVersion: GROUP_VERSION, version: SUBRESOURCE_VERSION };
   return {
@@ -23,15 +26,18 @@ export function apiResourceList() {
     kind: "APIResourceList",
     apiVersion: "v1",
     groupVersion: GROUP_VERSION,
-    resources: Object.entries(SUBRESOURCE_ROUTES).flatMap(([subresource, route]) =>
-      route.resources.map((resource) => ({
-        name: `${resource}/${subresource}`,
-        singularName: "",
-        namespaced: true,
-        kind: "",
-        // Empty rather than KubeVirt's null: the same to Go clients, and safe for clients that iterate.
-        verbs: [] as string[],
-      })),
-    ),
+    resources: [
+      EXPAND_VM_SPEC,
+      ...Object.entries(SUBRESOURCE_ROUTES).flatMap(([subresource, route]) =>
+        route.resources.map((resource) => `${resource}/${subresource}`),
+      ),
+    ].map((name) => ({
+      name,
+      singularName: "",
+      namespaced: true,
+      kind: "",
+      // Empty rather than KubeVirt's null: the same to Go clients, and safe for clients that iterate.
+      verbs: [] as string[],
+    })),
   };
 }

@@ -10,11 +10,14 @@ export const GROUP_VERSION_PATH = `/apis/${SUBRESOURCE_GROUP}/${SUBRESOURCE_VERS
 
 export type TargetResource = "virtualmachines" | "virtualmachineinstances";
 
+/** The subresources of one VM or VMI (`expand-vm-spec` is on a namespace: namespace-request.ts). */
+export type ObjectSubresourceName = Exclude<SubresourceName, "expand-vm-spec">;
+
 export interface RequestTarget {
   readonly namespace: string;
   readonly resource: TargetResource;
   readonly name: string;
-  readonly subresource: SubresourceName;
+  readonly subresource: ObjectSubresourceName;
   /**
    * portforward only: the path's `{port}` and `{protocol}` as written (`.../portforward/22/tcp`),
    * empty when absent; port-forward/forwarded-port.ts judges them, with KubeVirt's 400s.
@@ -25,7 +28,7 @@ export interface RequestTarget {
 /** What each subresource is: its resources, its HTTP method, and the verb RBAC is asked about. */
 export const SUBRESOURCE_ROUTES: Readonly<
   Record<
-    SubresourceName,
+    ObjectSubresourceName,
     {
       resources: readonly TargetResource[];
       method: "GET" | "PUT";
@@ -57,6 +60,8 @@ export const SUBRESOURCE_ROUTES: Readonly<
     verb: "update",
     stream: false,
   },
+  // virtctl expand --vm: the stored VM with its instancetype and preference applied (expand-spec.ts).
+  "expand-spec": { resources: ["virtualmachines"], method: "GET", verb: "get", stream: false },
   // KubeVirt serves port-forward on both: a VM's goes to its VMI.
   portforward: {
     resources: ["virtualmachineinstances", "virtualmachines"],
@@ -68,7 +73,7 @@ export const SUBRESOURCE_ROUTES: Readonly<
 
 // The port and protocol of portforward are path segments (`.../portforward/{port}[/{protocol}]`).
 const PATH = new RegExp(
-  `^${GROUP_VERSION_PATH}/namespaces/([^/]+)/(virtualmachines|virtualmachineinstances)/([^/]+)/([a-z]+)(?:/([^/]*)(?:/([^/]*))?)?/?$`,
+  `^${GROUP_VERSION_PATH}/namespaces/([^/]+)/(virtualmachines|virtualmachineinstances)/([^/]+)/([a-z-]+)(?:/([^/]*)(?:/([^/]*))?)?/?$`,
 );
 
 /** The target of a URL, or undefined when it names no subresource we serve. */
@@ -77,7 +82,9 @@ export function requestTargetOf(url: string | undefined): RequestTarget | undefi
   const match = PATH.exec(path);
   if (!match) return undefined;
   const [, namespace = "", resource = "", name = "", subresource = "", port, protocol] = match;
-  const route = SUBRESOURCE_ROUTES[subresource as SubresourceName];
+  const route = Object.hasOwn(SUBRESOURCE_ROUTES, subresource)
+    ? SUBRESOURCE_ROUTES[subresource as ObjectSubresourceName]
+    : undefined;
   if (!route?.resources.includes(resource as TargetResource)) return undefined;
   const forwarding = subresource === "portforward";
   if (!forwarding && (port || protocol)) return undefined;
@@ -86,7 +93,7 @@ export function requestTargetOf(url: string | undefined): RequestTarget | undefi
       namespace: decodeURIComponent(namespace),
       resource: resource as TargetResource,
       name: decodeURIComponent(name),
-      subresource: subresource as SubresourceName,
+      subresource: subresource as ObjectSubresourceName,
       ...(forwarding
         ? { forward: { port: decodeURIComponent(port ?? ""), protocol: decodeURIComponent(protocol ?? "") } }
         : {}),

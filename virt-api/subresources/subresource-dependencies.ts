@@ -7,6 +7,7 @@ import type { HandlerClient } from "../handler/handler-client.js";
 import type { HandlerLocator } from "../handler/handler-locator.js";
 import type { Pod, VirtualMachine, VirtualMachineInstance } from "../kinds.js";
 import type { VirtApiMetrics } from "../server/virt-api-metrics.js";
+import type { ReferenceReader } from "../webhooks/vm-references.js";
 
 /** What the subresource endpoints (HTTP and WebSocket) work with. */
 export interface SubresourceDependencies {
@@ -17,6 +18,8 @@ export interface SubresourceDependencies {
   readonly authorizer: Authorizer;
   /** The KubeVirt CR's settings: addvolume/removevolume need their feature gate. */
   readonly clusterSettings: ClusterSettingsSource;
+  /** The instancetypes, preferences and revisions a VM references (expand-spec). */
+  readonly references: ReferenceReader;
   readonly requestHeader: { current(): RequestHeaderConfig | undefined };
   readonly handlerLocator: HandlerLocator;
   readonly handlerClient: HandlerClient;

@@ -1,8 +1,8 @@
 /**
  * The HTTP side of subresources.kubevirt.io/v1: discovery, version, the VM lifecycle PUTs
  * (202 Accepted, as KubeVirt), addvolume/removevolume on VMs and VMIs (202 too), pause/unpause
- * (forwarded to the VMI's virt-handler) and the guest agent's guestosinfo, userlist and
- * filesystemlist (forwarded too). console, vnc and portforward are WebSockets
+ * (forwarded to the VMI's virt-handler), the guest agent's guestosinfo, userlist and
+ * filesystemlist (forwarded too), and a VM's expand-spec and a namespace's expand-vm-spec. console, vnc and portforward are WebSockets
  * (console/stream-upgrade.ts); a plain GET of them is a 400.
  */
 
@@ -11,8 +11,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { VersionInfo } from "../../api/index.js";
 import { verifyFrontProxy } from "../auth/request-header-authenticator.js";
 import { asStatusError, badRequest, methodNotAllowed, pathNotFound } from "../status/status-error.js";
-import { admitCaller } from "./admit-caller.js";
-import { apiGroup, apiResourceList } from "./discovery.js";
+import { admitCaller, admitNamespaceCaller } from "./admit-caller.js";
+import { apiGroup, apiResourceList, EXPAND_VM_SPEC } from "./discovery.js";
+import { expandedVm, sentVmFailure, storedVmFailure, vmOfBody } from "./expand-spec.js";
+import { readVm } from "./read-vm.js";
 import { readVmi } from "./read-vmi.js";
 import {
   dryRunOnlyOf,
@@ -69,6 +71,29 @@ export function registerSubresourceRoutes(
   const methods = ["GET", "PUT", "POST", "PATCH", "DELETE"] as const;
   const objectPath = `${GROUP_VERSION_PATH}/namespaces/:namespace/:resource/:name`;
   app.route({ method: [...methods], url: `${objectPath}/:subresource`, handler: subresourceHandler });
+  app.route({
+    method: [...methods],
+    url: `${GROUP_VERSION_PATH}/namespaces/:namespace/${EXPAND_VM_SPEC}`,
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const { namespace } = request.params as { namespace: string };
+      if (request.method !== "PUT") throw methodNotAllowed(request.method, request.url);
+      try {
+        await admitNamespaceCaller(deps, request.raw.socket as TLSSocket, request.raw.headersDistinct, {
+          namespace,
+          resource: EXPAND_VM_SPEC,
+          verb: "update",
+        });
+        const vm = vmOfBody(request.body, namespace);
+        const defaults = deps.clusterSettings.current().defaults;
+        const expanded = await expandedVm(vm, deps.references, defaults, sentVmFailure);
+        await reply.code(200).type("application/json").send(JSON.stringify(expanded));
+        deps.metrics.request(EXPAND_VM_SPEC, 200);
+      } catch (error) {
+        deps.metrics.request(EXPAND_VM_SPEC, asStatusError(error).code);
+        throw error;
+      }
+    },
+  });
   // portforward's port and protocol follow it in the path (`.../portforward/22/tcp`).
   app.route({ method: [...methods], url: `${objectPath}/portforward/*`, handler: subresourceHandler });
 }
@@ -121,6 +146,13 @@ async function serve(
       const address = await deps.handlerLocator.addressFor(vmi);
       const answer = await deps.handlerClient.send(address, "GET", handlerPathOf(target));
       await reply.code(200).type("application/json").send(answer.body);
+      return 200;
+    }
+    case "expand-spec": {
+      const vm = await readVm(deps.vms, ref);
+      const defaults = deps.clusterSettings.current().defaults;
+      const expanded = await expandedVm(vm, deps.references, defaults, storedVmFailure);
+      await reply.code(200).type("application/json").send(JSON.stringify(expanded));
       return 200;
     }
     case "console":

@@ -1,6 +1,7 @@
-// The instancetype webhooks over HTTPS: an instancetype kubevirt-ts cannot honour is denied with the
-// field; a VM that sets what its instancetype sets is denied with KubeVirt's message and path (virt-api
-// reads the instancetype from the API server); a VM whose instancetype does not exist yet is allowed.
+// The instancetype webhooks over HTTPS: an instancetype kubevirt-ts cannot honour yet is admitted and a
+// VM of it denied with the reason; a VM that sets what its instancetype sets is denied with KubeVirt's
+// message and path (virt-api reads the instancetype from the API server); a VM whose instancetype
+// does not exist yet is allowed.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { clusterInstancetypeKind, WEBHOOK_PATHS } from "../../api/index.js";
@@ -71,17 +72,24 @@ describe("virt-api: instancetype admission", () => {
     );
   });
 
-  test("an instancetype with dedicated CPUs is denied: not supported yet", async () => {
-    const denied = await review(WEBHOOK_PATHS.clusterInstancetypeValidate, {
+  test("an instancetype with dedicated CPUs is admitted, as KubeVirt's cx1 must be; a VM of it is denied: not supported yet", async () => {
+    const dedicated = {
       apiVersion: "instancetype.kubevirt.io/v1beta1",
       kind: "VirtualMachineClusterInstancetype",
       metadata: { name: "cx1.medium" },
       spec: { cpu: { guest: 1, dedicatedCPUPlacement: true }, memory: { guest: "2Gi" } },
-    });
+    };
+    assert.equal((await review(WEBHOOK_PATHS.clusterInstancetypeValidate, dedicated)).allowed, true);
+    await fixture.client.resource(clusterInstancetypeKind).create(dedicated);
+    const denied = await review(WEBHOOK_PATHS.vmValidate, vm("cx1.medium"));
     assert.equal(denied.allowed, false);
     assert.match(
       denied.status?.message ?? "",
-      /spec\.cpu\.dedicatedCPUPlacement: dedicated CPU placement is not supported yet/,
+      /cx1\.medium: spec\.cpu\.dedicatedCPUPlacement: dedicated CPU placement is not supported yet/,
+    );
+    assert.deepEqual(
+      denied.status?.details?.causes.map((cause) => cause.field),
+      ["spec.instancetype"],
     );
   });
 });

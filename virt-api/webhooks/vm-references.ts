@@ -26,7 +26,7 @@ import {
 import { isNotFound, type KubeClient } from "../../runtime/index.js";
 import type { VirtualMachine } from "../kinds.js";
 
-type Reference = "instancetype" | "preference";
+export type Reference = "instancetype" | "preference";
 
 /** Reads what a VM references; undefined when it does not exist. */
 export interface ReferenceReader {
@@ -76,17 +76,31 @@ async function orUndefined<T>(pending: Promise<T>): Promise<T | undefined> {
   }
 }
 
-/** The causes to refuse a (defaulted) VM with for what it references; [] when none or not found. */
-export async function vmReferenceCauses(
+/** What a VM references, as far as it exists; `missing` names what does not (yet). */
+export interface VmReferences {
+  readonly resolved: ResolvedReferences;
+  readonly missing: readonly {
+    readonly reference: Reference;
+    readonly scope: ReferenceScope;
+    readonly name: string;
+  }[];
+}
+
+/**
+ * The instancetype and preference as the VM would get them: its stored ControllerRevision when
+ * it has one (named by the matcher or recorded in its status for the same name), else the live
+ * object. A matcher still to infer, or of a kind the matcher rule refuses, is left out.
+ */
+export async function resolveVmReferences(
   vm: VirtualMachine,
   reader: ReferenceReader,
-  log: Logger,
-): Promise<Cause[]> {
+): Promise<VmReferences> {
   const namespace = vm.metadata?.namespace ?? "";
   const resolved: {
     instancetype?: ResolvedReferences["instancetype"];
     preference?: ResolvedReferences["preference"];
   } = {};
+  const missing: VmReferences["missing"][number][] = [];
   for (const reference of ["instancetype", "preference"] as const) {
     const matcher = vm.spec[reference];
     if (matcher === undefined || !matcher.name || matcher.inferFromVolume) continue;
@@ -101,17 +115,28 @@ export async function vmReferenceCauses(
       (revisionName ? await reader.revision(namespace, revisionName) : undefined) ??
       (await reader.spec(reference, scope, namespace, matcher.name));
     if (spec === undefined) {
-      log.warn(
-        { namespace, vm: vm.metadata?.name, [reference]: matcher.name },
-        `the VM's ${reference} does not exist (yet)`,
-      );
-      continue;
-    }
-    if (reference === "instancetype") {
+      missing.push({ reference, scope, name: matcher.name });
+    } else if (reference === "instancetype") {
       resolved.instancetype = { name: matcher.name, scope, spec: spec as VirtualMachineInstancetypeSpec };
     } else {
       resolved.preference = { name: matcher.name, scope, spec: spec as VirtualMachinePreferenceSpec };
     }
+  }
+  return { resolved, missing };
+}
+
+/** The causes to refuse a (defaulted) VM with for what it references; [] when none or not found. */
+export async function vmReferenceCauses(
+  vm: VirtualMachine,
+  reader: ReferenceReader,
+  log: Logger,
+): Promise<Cause[]> {
+  const { resolved, missing } = await resolveVmReferences(vm, reader);
+  for (const { reference, name } of missing) {
+    log.warn(
+      { namespace: vm.metadata?.namespace, vm: vm.metadata?.name, [reference]: name },
+      `the VM's ${reference} does not exist (yet)`,
+    );
   }
   if (resolved.instancetype === undefined && resolved.preference === undefined) return [];
   return validateAgainstReferences("spec", vm.spec, resolved);

@@ -129,6 +129,7 @@ async function addKubeVirtNode(client: KubeClient, name: string): Promise<void> 
       labels: {
         "kubernetes.io/hostname": name,
         "kubernetes.io/os": "linux",
+        "kubernetes.io/arch": "amd64",
         "kubevirt.io/schedulable": "true",
       },
     },

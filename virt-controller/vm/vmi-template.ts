@@ -5,15 +5,13 @@ import {
   conflictCauses,
   defaultVirtualMachine,
   defaultVirtualMachineInstanceSpec,
-  expandSpec,
+  expandVmTemplate,
   LABELS,
   legacyFirmwareUuid,
   type ResolvedReferences,
-  type VirtualMachineInstanceSpec,
   validateAgainstReferences,
   validateVirtualMachine,
   validateVirtualMachineInstance,
-  withVolumeDisks,
 } from "../../api/index.js";
 import { type Frozen, mutableCopy } from "../../runtime/index.js";
 import type { VirtualMachine, VirtualMachineInstance } from "../kinds.js";
@@ -23,32 +21,6 @@ export const VM_GENERATION_ANNOTATION = "kubevirt.io/vm-generation";
 
 /** What the VM references, resolved from its ControllerRevisions (none for a VM without references). */
 const NO_REFERENCES: ResolvedReferences = {};
-
-/**
- * The template's spec and annotations with the VM's instancetype and preference applied (KubeVirt
- * applies them before the VMI's defaults, so defaults never mask a preference), or the paths that
- * conflict with the instancetype.
- */
-function expandedTemplate(
-  vm: Frozen<VirtualMachine>,
-  references: ResolvedReferences,
-):
-  | { spec: VirtualMachineInstanceSpec; annotations: Record<string, string> }
-  | { conflicts: readonly string[] } {
-  const template = vm.spec.template;
-  const templateSpec = mutableCopy<VirtualMachineInstanceSpec>(template.spec ?? { domain: { devices: {} } });
-  const annotations = { ...(template.metadata?.annotations ?? {}) };
-  if (references.instancetype === undefined && references.preference === undefined) {
-    return { spec: withVolumeDisks(templateSpec), annotations };
-  }
-  const expansion = expandSpec({
-    base: "spec.template.spec",
-    ...references,
-    spec: withVolumeDisks(templateSpec),
-    annotations,
-  });
-  return "spec" in expansion ? expansion : { conflicts: expansion.conflicts };
-}
 
 /**
  * The VMI a VM runs (KubeVirt's SetupVMIFromVM): named after the VM, labelled with it, owned by
@@ -65,7 +37,7 @@ export function renderVmi(
 ): VirtualMachineInstance {
   const name = vm.metadata?.name ?? "";
   const templateMetadata = vm.spec.template.metadata ?? {};
-  const expanded = expandedTemplate(vm, references);
+  const expanded = expandVmTemplate(mutableCopy<VirtualMachine>(vm).spec.template, references, defaults);
   if (!("spec" in expanded)) {
     throw new Error(
       `VM ${name}: ${conflictCauses(expanded.conflicts)

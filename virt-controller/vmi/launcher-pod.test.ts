@@ -303,3 +303,26 @@ describe("launcher pod's scheduling and DNS, from the VMI", () => {
     );
   });
 });
+
+describe("launcher pod placement", () => {
+  const podFor = (architecture: string | undefined) => {
+    const spec: VmiSpec = { ...smallVmiSpec(), ...(architecture === undefined ? {} : { architecture }) };
+    const vmi: VirtualMachineInstance = {
+      apiVersion: "kubevirt.io/v1",
+      kind: "VirtualMachineInstance",
+      metadata: { name: "vm1", namespace: "tenant", uid: "0b3c9e5e-0000-4000-8000-000000000002" },
+      spec,
+    };
+    const defaulted = defaultVirtualMachineInstanceSpec(spec, KUBEVIRT_DEFAULTS, "vm1");
+    return renderLauncherPod(vmi, defaulted, {
+      image: "virt-launcher",
+      useEmulation: true,
+      cpuAllocationRatio: 10,
+    });
+  };
+
+  test("the pod asks for a node of the VMI's architecture, amd64 when the VMI does not say", () => {
+    assert.equal(podFor(undefined).spec?.nodeSelector?.["kubernetes.io/arch"], "amd64");
+    assert.equal(podFor("arm64").spec?.nodeSelector?.["kubernetes.io/arch"], "arm64");
+  });
+});

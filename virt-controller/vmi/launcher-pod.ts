@@ -18,6 +18,9 @@ import { launcherProbes } from "./launcher-probes.js";
 import { type LauncherResourceOptions, launcherResources } from "./launcher-resources.js";
 
 /** The launcher pod's labels and names (KubeVirt's). */
+/** The node label the kubelet sets to its architecture (Kubernetes' `kubernetes.io/arch`). */
+const NODE_ARCH_LABEL = "kubernetes.io/arch";
+
 export const LAUNCHER = {
   appLabelValue: "virt-launcher",
   vmNameLabel: "vm.kubevirt.io/name",
@@ -36,7 +39,7 @@ export interface LauncherPodOptions extends LauncherResourceOptions {
  * The virt-launcher pod of a VMI (KubeVirt's RenderLaunchManifest, reduced to what kubevirt-ts
  * needs): it anchors the VM in Kubernetes. The scheduler places it by its requests (the VM's
  * memory and CPU plus overhead, /dev/kvm unless emulated) and selectors (schedulable KubeVirt
- * nodes plus the VMI's own), and it lives as long as the VM. Its volumes carry the Secrets the
+ * nodes of the VMI's architecture, plus the VMI's own), and it lives as long as the VM. Its volumes carry the Secrets the
  * VMI's cloud-init references (launcher-pod-secrets.ts). `spec` is the VMI's with defaults.
  */
 export function renderLauncherPod(
@@ -97,7 +100,7 @@ export function renderLauncherPod(
       ],
       ...(volumes.length > 0 ? { volumes } : {}),
       ...(pullSecrets.imagePullSecrets.length > 0 ? { imagePullSecrets: pullSecrets.imagePullSecrets } : {}),
-      nodeSelector: { [LABELS.nodeSchedulable]: "true", ...(spec.nodeSelector ?? {}) },
+      nodeSelector: launcherNodeSelector(spec),
       ...schedulingOf(spec),
       ...namingOf(name, spec),
       terminationGracePeriodSeconds: (spec.terminationGracePeriodSeconds ?? 30) + LAUNCHER.extraGraceSeconds,
@@ -165,5 +168,17 @@ function launcherNetwork() {
     env: [{ name: LAUNCHER_NETWORK.podUidEnv, valueFrom: { fieldRef: { fieldPath: "metadata.uid" } } }],
     volumeMounts: [{ name: LAUNCHER_NETWORK.volume, mountPath: LAUNCHER_NETWORK.mountPath }],
     volumes: [{ name: LAUNCHER_NETWORK.volume, emptyDir: {} }],
+  };
+}
+
+/**
+ * The VMI's own selector, a node virt-handler runs on, and (as KubeVirt's template service does)
+ * the VMI's architecture: an arm64 guest waits for an arm64 node rather than run as amd64.
+ */
+function launcherNodeSelector(spec: VirtualMachineInstanceSpec): Record<string, string> {
+  return {
+    [LABELS.nodeSchedulable]: "true",
+    ...(spec.nodeSelector ?? {}),
+    ...(spec.architecture ? { [NODE_ARCH_LABEL]: spec.architecture } : {}),
   };
 }

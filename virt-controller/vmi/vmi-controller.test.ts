@@ -93,6 +93,7 @@ describe("the VMI controller against the dev API server, scheduler and a test ku
     assert.deepEqual(pod.spec?.nodeSelector, {
       "kubevirt.io/schedulable": "true",
       "kubernetes.io/os": "linux",
+      "kubernetes.io/arch": "amd64",
     });
     assert.deepEqual(
       pod.spec?.tolerations?.map((t) => t.key),

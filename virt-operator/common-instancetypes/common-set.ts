@@ -1,19 +1,15 @@
 /**
- * The common set as kubevirt-ts installs it: KubeVirt's tables (instancetype-series.ts,
- * os-preferences.ts) less what cannot be honoured yet (unhonoured-fields.ts). An instancetype
- * series is installed whole or not at all (a size users cannot find is worse than a series that
- * says why it is missing); a preference is installed without the hints it can do without.
+ * The common set as kubevirt-ts installs it: all of KubeVirt's tables (instancetype-series.ts,
+ * os-preferences.ts), each preference without the hints it can do without, and what a VM cannot
+ * use yet, with the reasons admission gives (unhonoured-fields.ts). A series is reported whole (a
+ * size users can use beside one they cannot is harder to explain than a series that says why).
  */
-import type { VirtualMachineInstancetypeSpec, VirtualMachinePreferenceSpec } from "../../api/index.js";
-import {
-  type CommonInstancetype,
-  commonInstancetypes,
-  type InstancetypeSeries,
-} from "./instancetype-series.js";
+import type { VirtualMachinePreferenceSpec } from "../../api/index.js";
+import { type CommonInstancetype, commonInstancetypes } from "./instancetype-series.js";
 import { type CommonPreference, commonPreferences } from "./os-preferences.js";
-import { preferenceSupport, unhonouredInstancetypeFields } from "./unhonoured-fields.js";
+import { installedPreference, unhonouredInstancetypeFields } from "./unhonoured-fields.js";
 
-export interface LeftOut {
+export interface NotUsableYet {
   /** An instancetype series (`cx1`) or a preference (`windows.11`). */
   readonly name: string;
   readonly reasons: readonly string[];
@@ -22,39 +18,32 @@ export interface LeftOut {
 export interface CommonSet {
   readonly instancetypes: readonly CommonInstancetype[];
   readonly preferences: readonly (CommonPreference & { readonly droppedFields: readonly string[] })[];
-  readonly leftOutSeries: readonly LeftOut[];
-  readonly leftOutPreferences: readonly LeftOut[];
+  /** Installed, but a VM using them is refused, saying why. */
+  readonly seriesNotUsableYet: readonly NotUsableYet[];
+  readonly preferencesNotUsableYet: readonly NotUsableYet[];
 }
 
 export function commonSet(): CommonSet {
-  const all = commonInstancetypes();
-  const seriesOrder = [...new Set(all.map((instancetype) => instancetype.series))];
-  const instancetypes: CommonInstancetype[] = [];
-  const leftOutSeries: LeftOut[] = [];
-  for (const series of seriesOrder) {
-    const members = all.filter((instancetype) => instancetype.series === series);
-    const reasons = seriesReasons(members.map((member) => member.spec));
-    if (reasons.length > 0) leftOutSeries.push({ name: series.prefix, reasons });
-    else instancetypes.push(...members);
+  const instancetypes = commonInstancetypes();
+  const seriesNotUsableYet: NotUsableYet[] = [];
+  for (const series of new Set(instancetypes.map((instancetype) => instancetype.series))) {
+    const members = instancetypes.filter((instancetype) => instancetype.series === series);
+    const reasons = [...new Set(members.flatMap((member) => unhonouredInstancetypeFields(member.spec)))];
+    if (reasons.length > 0) seriesNotUsableYet.push({ name: series.prefix, reasons });
   }
   const preferences: CommonSet["preferences"][number][] = [];
-  const leftOutPreferences: LeftOut[] = [];
+  const preferencesNotUsableYet: NotUsableYet[] = [];
   for (const preference of commonPreferences()) {
-    const support = preferenceSupport(preference.spec, { desktop: preference.desktop });
-    if (support.installed)
-      preferences.push({ ...preference, spec: support.spec, droppedFields: support.dropped });
-    else leftOutPreferences.push({ name: preference.name, reasons: support.reasons });
+    const installed = installedPreference(preference.spec, { desktop: preference.desktop });
+    preferences.push({ ...preference, spec: installed.spec, droppedFields: installed.dropped });
+    if (installed.unusable.length > 0)
+      preferencesNotUsableYet.push({ name: preference.name, reasons: installed.unusable });
   }
-  return { instancetypes, preferences, leftOutSeries, leftOutPreferences };
-}
-
-/** Every reason any size of a series gives, once each. */
-function seriesReasons(specs: readonly VirtualMachineInstancetypeSpec[]): string[] {
-  return [...new Set(specs.flatMap(unhonouredInstancetypeFields))];
+  return { instancetypes, preferences, seriesNotUsableYet, preferencesNotUsableYet };
 }
 
 /** The series' version, from its prefix: `1` for `u1`. */
-export function seriesVersion(series: InstancetypeSeries): string {
+export function seriesVersion(series: CommonInstancetype["series"]): string {
   return /\d+$/.exec(series.prefix)?.[0] ?? "";
 }
 

@@ -1,20 +1,21 @@
 /**
  * What of the common set kubevirt-ts cannot give a VM yet, and what follows for the objects that
- * ask for it. The judge is virt-api's own admission of instancetypes and preferences
- * (api/validation/instancetype-validation.ts refuses every field not honoured yet), so the set
- * installed is always one the cluster accepts, and it grows by itself as support does.
+ * ask for it. The judge is virt-api's admission of a VM that uses them
+ * (api/validation/instancetype-validation.ts), so what is said here is what a user is told, and
+ * it shrinks by itself as support grows.
  *
- * An instancetype a rule refuses is left out, and its whole series with it: a size that promises
- * hugepages or dedicated CPUs must not quietly give neither. A preference only fills what a VM
- * leaves empty, so a refused hint is dropped when the preference stays what its name says without
- * it (a dedicated IO thread is a tuning), and the preference is left out when the hint is its
- * point (a TPM for Windows 11, multi-queue NICs for DPDK).
+ * Every instancetype and preference is installed, as KubeVirt installs it: a VM that uses one asking
+ * for what is not honoured yet (hugepages, dedicated CPUs) is refused with the reason, never given
+ * less. A preference only fills what a VM leaves empty, so a refused hint is dropped from the
+ * installed object when the preference stays what its name says without it (a dedicated IO
+ * thread is a tuning), and kept, refusing the VM, when the hint is its point (a TPM for Windows 11,
+ * multi-queue NICs for DPDK).
  */
 import {
+  unhonouredInstancetypeCauses,
+  unhonouredPreferenceCauses,
   type VirtualMachineInstancetypeSpec,
   type VirtualMachinePreferenceSpec,
-  validateInstancetypeSpec,
-  validatePreferenceSpec,
 } from "../../api/index.js";
 
 /** The field paths admission reports, under this root. */
@@ -22,14 +23,13 @@ const ROOT = "spec";
 
 /** Why an instancetype cannot be installed: admission's messages; empty when it can. */
 export function unhonouredInstancetypeFields(spec: VirtualMachineInstancetypeSpec): string[] {
-  return validateInstancetypeSpec(ROOT, spec).map((cause) => cause.message);
+  return unhonouredInstancetypeCauses(ROOT, spec).map((cause) => cause.message);
 }
 
 /** Refused preference hints a preference can do without, and what the VM gets instead. */
 const DROPPABLE_HINTS: Readonly<Record<string, string>> = {
   "spec.devices.preferredDiskDedicatedIoThread": "disks share QEMU's IO thread",
   "spec.features.preferredHyperv": "Windows runs without Hyper-V enlightenments, only slower",
-  "spec.features.preferredAcpi": "ACPI is on anyway (the VM's defaults)",
   "spec.devices.preferredAutoattachInputDevice": "no tablet: the VNC pointer is relative",
 };
 
@@ -39,40 +39,28 @@ const INPUT_HINTS: Readonly<Record<string, string>> = {
   "spec.devices.preferredInputType": "no tablet: the VNC pointer is relative",
 };
 
-/** The one architecture the nodes run (virt-handler converts for the host's, amd64). */
-export const HONOURED_ARCHITECTURE = "amd64";
-
-/** What admission lets through but kubevirt-ts does not do either, with the reason. */
-function otherOmissions(spec: VirtualMachinePreferenceSpec): string[] {
-  const reasons: string[] = [];
-  const architectures = [spec.preferredArchitecture, spec.requirements?.architecture];
-  if (architectures.some((arch) => arch !== undefined && arch !== HONOURED_ARCHITECTURE))
-    reasons.push(`spec.preferredArchitecture: only ${HONOURED_ARCHITECTURE} guests are supported`);
-  if (spec.annotations?.["kubevirt.io/disablePCIHole64"] !== undefined)
-    reasons.push(
-      "spec.annotations[kubevirt.io/disablePCIHole64]: disabling the 64-bit PCI hole is not supported yet, and the old Windows it is for needs it",
-    );
-  return reasons;
+export interface InstalledPreference {
+  readonly spec: VirtualMachinePreferenceSpec;
+  /** The hints left out, as field paths. */
+  readonly dropped: string[];
+  /** Why a VM cannot use it yet (admission's messages); empty when it can. */
+  readonly unusable: string[];
 }
 
-export type PreferenceSupport =
-  | { readonly installed: true; readonly spec: VirtualMachinePreferenceSpec; readonly dropped: string[] }
-  | { readonly installed: false; readonly reasons: string[] };
-
-/** Whether a preference is installed, and as what: without the hints that can be dropped. */
-export function preferenceSupport(
+/** A preference as installed: without the hints it can do without, and what still stops a VM. */
+export function installedPreference(
   spec: VirtualMachinePreferenceSpec,
   options: { readonly desktop?: boolean } = {},
-): PreferenceSupport {
+): InstalledPreference {
   const droppable = options.desktop ? DROPPABLE_HINTS : { ...DROPPABLE_HINTS, ...INPUT_HINTS };
-  const refused = validatePreferenceSpec(ROOT, spec);
-  const kept = refused.filter((cause) => droppable[cause.field] === undefined);
-  const reasons = [...kept.map((cause) => cause.message), ...otherOmissions(spec)];
-  if (reasons.length > 0) return { installed: false, reasons };
+  const refused = unhonouredPreferenceCauses(ROOT, spec);
+  const dropped = refused.filter((cause) => droppable[cause.field] !== undefined).map((cause) => cause.field);
   const installed = structuredClone(spec);
-  const dropped = refused.map((cause) => cause.field);
   for (const field of dropped) deleteAt(installed, field.split(".").slice(1));
-  return { installed: true, spec: installed, dropped };
+  const unusable = refused
+    .filter((cause) => droppable[cause.field] === undefined)
+    .map((cause) => cause.message);
+  return { spec: installed, dropped, unusable };
 }
 
 /** Deletes the field at `path` and the objects it leaves empty. */

@@ -5,7 +5,7 @@ import type { ManagedObject } from "./install-strategy.js";
 import { managedMetadata } from "./object-metadata.js";
 import type { ComponentPermissions, PolicyRule } from "./policy-rule.js";
 import type { RenderContext } from "./render-context.js";
-import { USER_ROLES } from "./user-roles.js";
+import { INSTANCETYPE_VIEW_ROLE, USER_ROLES } from "./user-roles.js";
 import { API_PERMISSIONS } from "./virt-api-rbac.js";
 
 const RBAC_API_VERSION = "rbac.authorization.k8s.io/v1";
@@ -37,12 +37,14 @@ export function renderRbac(context: RenderContext): RbacObjects {
           [`rbac.authorization.k8s.io/aggregate-to-${userRole.aggregateTo}`]: "true",
         }),
       ),
+      role(context, "ClusterRole", INSTANCETYPE_VIEW_ROLE.name, INSTANCETYPE_VIEW_ROLE.rules, {}),
     ],
     clusterRoleBindings: [
       ...COMPONENT_PERMISSIONS.map((component) =>
         binding(context, "ClusterRoleBinding", "ClusterRole", component),
       ),
       renderAuthDelegatorBinding(context),
+      instancetypeViewBinding(context),
     ],
     roles: withNamespaceRules.map((component) =>
       role(context, "Role", component.name, component.namespaced, {}),
@@ -82,6 +84,18 @@ function binding(
     roleRef: { apiGroup: RBAC_GROUP, kind: roleKind, name: component.name },
     // A ServiceAccount subject's apiGroup is "" (the API server's default): left out.
     subjects: [{ kind: "ServiceAccount", name: component.serviceAccount, namespace: context.namespace }],
+  };
+}
+
+/** Binds the instancetype catalogue's reader role to every authenticated user, as KubeVirt does. */
+function instancetypeViewBinding(context: RenderContext): ManagedObject {
+  const { name, group } = INSTANCETYPE_VIEW_ROLE;
+  return {
+    apiVersion: RBAC_API_VERSION,
+    kind: "ClusterRoleBinding",
+    metadata: managedMetadata(context, name, { namespaced: false }),
+    roleRef: { apiGroup: RBAC_GROUP, kind: "ClusterRole", name },
+    subjects: [{ kind: "Group", apiGroup: RBAC_GROUP, name: group }],
   };
 }
 

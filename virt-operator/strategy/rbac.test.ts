@@ -204,6 +204,7 @@ describe("strategy RBAC", () => {
         "virtualmachineinstances/guestosinfo",
         "virtualmachineinstances/userlist",
         "virtualmachineinstances/filesystemlist",
+        "virtualmachines/expand-spec",
       ]) {
         assert.ok(allows(rules, "subresources.kubevirt.io", resource, "get"), `${level} ${resource}`);
       }
@@ -217,6 +218,7 @@ describe("strategy RBAC", () => {
         "virtualmachines/removevolume",
         "virtualmachineinstances/addvolume",
         "virtualmachineinstances/removevolume",
+        "expand-vm-spec",
       ]) {
         assert.ok(allows(rules, "subresources.kubevirt.io", resource, "update"), `${level} ${resource}`);
       }
@@ -230,7 +232,12 @@ describe("strategy RBAC", () => {
     }
     const view = rulesOf("ClusterRole", "kubevirt.io:view");
     assert.ok(allows(view, "kubevirt.io", "virtualmachines", "list"));
-    assert.ok(!view.some((rule) => rule.verbs.some((verb) => !["get", "list", "watch"].includes(verb))));
+    // Writes nothing, as KubeVirt's view role has it: expand-vm-spec is a PUT that only computes.
+    const writes = view.filter((rule) => rule.verbs.some((verb) => !["get", "list", "watch"].includes(verb)));
+    assert.deepEqual(writes, [
+      { apiGroups: ["subresources.kubevirt.io"], resources: ["expand-vm-spec"], verbs: ["update"] },
+    ]);
+    assert.ok(allows(view, "subresources.kubevirt.io", "virtualmachines/expand-spec", "get"));
     assert.ok(
       !allows(view, "subresources.kubevirt.io", "virtualmachineinstances/console", "get"),
       "no console for viewers",
@@ -240,5 +247,28 @@ describe("strategy RBAC", () => {
       const path = `virtualmachineinstances/${resource}`;
       assert.ok(allows(view, "subresources.kubevirt.io", path, "get"), `viewers read ${resource}`);
     }
+  });
+
+  test("every authenticated user may read the cluster-wide instancetypes and preferences, as KubeVirt binds it", () => {
+    const rules = rulesOf("ClusterRole", "instancetype.kubevirt.io:view");
+    for (const resource of ["virtualmachineclusterinstancetypes", "virtualmachineclusterpreferences"])
+      for (const verb of ["get", "list", "watch"])
+        assert.ok(allows(rules, "instancetype.kubevirt.io", resource, verb), `${resource} ${verb}`);
+    assert.ok(
+      !allows(rules, "instancetype.kubevirt.io", "virtualmachineinstancetypes", "get"),
+      "namespaced kinds stay per namespace",
+    );
+    const binding = strategy.objects.find(
+      (object) =>
+        object.kind === "ClusterRoleBinding" && object.metadata.name === "instancetype.kubevirt.io:view",
+    );
+    assert.deepEqual(binding?.roleRef, {
+      apiGroup: "rbac.authorization.k8s.io",
+      kind: "ClusterRole",
+      name: "instancetype.kubevirt.io:view",
+    });
+    assert.deepEqual(binding?.subjects, [
+      { kind: "Group", apiGroup: "rbac.authorization.k8s.io", name: "system:authenticated" },
+    ]);
   });
 });

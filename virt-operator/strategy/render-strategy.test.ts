@@ -112,10 +112,12 @@ describe("renderStrategy: objects and order", () => {
       "ClusterRole//kubevirt.io:admin",
       "ClusterRole//kubevirt.io:edit",
       "ClusterRole//kubevirt.io:view",
+      "ClusterRole//instancetype.kubevirt.io:view",
       "ClusterRoleBinding//kubevirt-apiserver",
       "ClusterRoleBinding//kubevirt-controller",
       "ClusterRoleBinding//kubevirt-handler",
       "ClusterRoleBinding//kubevirt-apiserver-auth-delegator",
+      "ClusterRoleBinding//instancetype.kubevirt.io:view",
       "Role/kubevirt/kubevirt-apiserver",
       "Role/kubevirt/kubevirt-controller",
       "Role/kubevirt/kubevirt-handler",
@@ -155,7 +157,12 @@ describe("renderStrategy: objects and order", () => {
   });
 
   test("bindings tie each component's account to its role", () => {
-    const kubernetesRoles = new Set(["system:auth-delegator", "extension-apiserver-authentication-reader"]);
+    // Kubernetes' roles, and the instancetype catalogue's reader, bound to a group (rbac.test.ts).
+    const kubernetesRoles = new Set([
+      "system:auth-delegator",
+      "extension-apiserver-authentication-reader",
+      "instancetype.kubevirt.io:view",
+    ]);
     for (const kind of ["ClusterRoleBinding", "RoleBinding"]) {
       const components = strategy.objects.filter(
         (object) => object.kind === kind && !kubernetesRoles.has((object.roleRef as { name: string }).name),
@@ -209,7 +216,9 @@ describe("renderStrategy: the workloads", () => {
     // Probes on the plain health port; metrics on KubeVirt's 8443, over HTTPS only.
     assert.deepEqual(container.readinessProbe?.httpGet, { path: "/readyz", port: 8081 });
     assert.deepEqual(container.livenessProbe?.httpGet, { path: "/healthz", port: 8081 });
-    assert.deepEqual((container as { ports?: unknown }).ports, [{ name: "metrics", containerPort: 8443 }]);
+    assert.deepEqual((container as { ports?: unknown }).ports, [
+      { name: "metrics", containerPort: 8443, protocol: "TCP" },
+    ]);
     assert.equal(container.imagePullPolicy, undefined, "no policy in the CR: the API server's default");
   });
 
@@ -252,8 +261,8 @@ describe("renderStrategy: the workloads", () => {
     }
     assert.deepEqual(container.readinessProbe?.httpGet, { path: "/readyz", port: 8081 });
     assert.deepEqual((container as { ports?: unknown }).ports, [
-      { name: "metrics", containerPort: 8443 },
-      { name: "console", containerPort: 8186 },
+      { name: "metrics", containerPort: 8443, protocol: "TCP" },
+      { name: "console", containerPort: 8186, protocol: "TCP" },
     ]);
   });
 

@@ -45,6 +45,15 @@ const READ = ["get", "list", "watch"];
 const WRITE = ["create", "update", "patch", "delete"];
 
 /**
+ * virtctl expand: a stored VM's expansion is read (GET), a VM sent in the body is expanded (PUT
+ * on the namespace's `expand-vm-spec`). Nothing is written, so KubeVirt's view role has both too.
+ */
+const EXPAND_RULES: PolicyRule[] = [
+  { apiGroups: [SUBRESOURCES_GROUP], resources: ["virtualmachines/expand-spec"], verbs: ["get"] },
+  { apiGroups: [SUBRESOURCES_GROUP], resources: ["expand-vm-spec"], verbs: ["update"] },
+];
+
+/**
  * virtctl console / vnc / port-forward (WebSocket GETs), guestosinfo / userlist / fslist (GETs) and
  * pause/unpause/start/stop/restart/addvolume/removevolume (PUTs), on virt-api's group.
  * port-forward and the volume subresources are KubeVirt's on both VMIs and VMs.
@@ -73,6 +82,7 @@ const SUBRESOURCE_RULES: PolicyRule[] = [
     resources: ["virtualmachines/start", "virtualmachines/stop", "virtualmachines/restart"],
     verbs: ["update"],
   },
+  ...EXPAND_RULES,
   {
     // virtctl addvolume / removevolume: on the VM (kept in it) or on a VMI of its own.
     apiGroups: [SUBRESOURCES_GROUP],
@@ -129,6 +139,7 @@ export const USER_ROLES: readonly UserRole[] = [
     name: "kubevirt.io:view",
     aggregateTo: "view",
     rules: [
+      ...EXPAND_RULES,
       // As KubeVirt's view role: what the guest agent reports is readable by whoever may read the VMI.
       {
         apiGroups: [SUBRESOURCES_GROUP],
@@ -146,3 +157,20 @@ export const USER_ROLES: readonly UserRole[] = [
     ],
   },
 ];
+
+/**
+ * KubeVirt's `instancetype.kubevirt.io:view`: the cluster-wide instancetypes and preferences are
+ * a catalogue every authenticated user may read (to pick a size for `virtctl create vm`), so this
+ * role, unlike the ones above, is bound, to `system:authenticated`.
+ */
+export const INSTANCETYPE_VIEW_ROLE = {
+  name: "instancetype.kubevirt.io:view",
+  group: "system:authenticated",
+  rules: [
+    {
+      apiGroups: [INSTANCETYPE_GROUP],
+      resources: ["virtualmachineclusterinstancetypes", "virtualmachineclusterpreferences"],
+      verbs: READ,
+    },
+  ] satisfies PolicyRule[],
+} as const;
