@@ -185,7 +185,7 @@ describe("the operator bundle", () => {
     ]);
     // Probed on the plain health port; its /metrics is HTTPS on KubeVirt's 8443.
     assert.deepEqual(container.readinessProbe.httpGet, { path: "/readyz", port: 8081 });
-    assert.deepEqual(container.ports, [{ name: "metrics", containerPort: 8443 }]);
+    assert.deepEqual(container.ports, [{ name: "metrics", containerPort: 8443, protocol: "TCP" }]);
   });
 
   test("the bindings give the roles to the operator's account", () => {

@@ -33,9 +33,13 @@ export function httpsGetProbe(
   return { httpGet: { path, port, scheme: "HTTPS" }, ...extra };
 }
 
-/** The HTTPS metrics port, named as KubeVirt names it, for Services and scrapers. */
+/**
+ * The HTTPS metrics port, named as KubeVirt names it, for Services and scrapers. Every port the
+ * operator applies names its protocol: it is a key of the ports list, and server-side apply before
+ * Kubernetes 1.21 refuses a port without it ("omits key field \"protocol\"").
+ */
 export function metricsPort(): Record<string, unknown> {
-  return { name: "metrics", containerPort: METRICS_PORT };
+  return { name: "metrics", containerPort: METRICS_PORT, protocol: "TCP" };
 }
 
 /** The CR's pull policy on a container, when it gives one. */

@@ -44,7 +44,7 @@ export function renderVirtApiDeployment(context: RenderContext): ManagedObject {
               args: ["--port", String(VIRT_API_PORT), "--console-server-port", String(CONSOLE_SERVER_PORT)],
               // --namespace defaults to $POD_NAMESPACE, --address to $POD_IP.
               env: [fieldEnv("POD_NAMESPACE", "metadata.namespace"), fieldEnv("POD_IP", "status.podIP")],
-              ports: [{ name: VIRT_API, containerPort: VIRT_API_PORT }],
+              ports: [{ name: VIRT_API, containerPort: VIRT_API_PORT, protocol: "TCP" }],
               // server/health-routes.ts on the HTTPS port: /readyz once its serving certificate
               // and caches are in place, /healthz while the process answers. It listens only
               // once its certificate exists, which the operator issues before this Deployment.

@@ -63,7 +63,7 @@ describe("renderStrategy: virt-api", () => {
       { name: "POD_NAMESPACE", valueFrom: { fieldRef: { fieldPath: "metadata.namespace" } } },
       { name: "POD_IP", valueFrom: { fieldRef: { fieldPath: "status.podIP" } } },
     ]);
-    assert.deepEqual(container.ports, [{ name: "virt-api", containerPort: 8443 }]);
+    assert.deepEqual(container.ports, [{ name: "virt-api", containerPort: 8443, protocol: "TCP" }]);
     assert.deepEqual(container.readinessProbe.httpGet, { path: "/readyz", port: 8443, scheme: "HTTPS" });
     assert.deepEqual(container.livenessProbe.httpGet, { path: "/healthz", port: 8443, scheme: "HTTPS" });
     assert.match(
@@ -87,7 +87,7 @@ describe("renderStrategy: virt-api", () => {
   test("Service virt-api: port 443 to the container's 8443, selecting virt-api's pods", () => {
     assert.deepEqual(findRendered(strategy, "Service", "virt-api").spec, {
       selector: { "kubevirt.io": "virt-api" },
-      ports: [{ port: 443, targetPort: 8443 }],
+      ports: [{ port: 443, targetPort: 8443, protocol: "TCP" }],
     });
   });
 

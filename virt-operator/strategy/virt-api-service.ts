@@ -17,7 +17,8 @@ export function renderVirtApiService(context: RenderContext): ManagedObject {
     }),
     spec: {
       selector: { [COMPONENT_LABEL]: VIRT_API },
-      ports: [{ port: VIRT_API_SERVICE_PORT, targetPort: VIRT_API_PORT }],
+      // The protocol is a key of the ports list: a 1.20 API server's apply refuses a port without it.
+      ports: [{ port: VIRT_API_SERVICE_PORT, targetPort: VIRT_API_PORT, protocol: "TCP" }],
     },
   };
 }

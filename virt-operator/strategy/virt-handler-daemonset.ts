@@ -81,7 +81,10 @@ export function renderVirtHandlerDaemonSet(context: RenderContext): ManagedObjec
                 { name: "UV_THREADPOOL_SIZE", value: "8" },
               ],
               // main.ts --console-port: virt-api's way to consoles, VNC and pause (KubeVirt's 8186).
-              ports: [metricsPort(), { name: "console", containerPort: CONSOLE_SERVER_PORT }],
+              ports: [
+                metricsPort(),
+                { name: "console", containerPort: CONSOLE_SERVER_PORT, protocol: "TCP" },
+              ],
               // The health server starts only once libvirt answers and KVM was probed (up to
               // 10 s): give that five minutes before liveness counts.
               startupProbe: httpGetProbe("/healthz", { periodSeconds: 5, failureThreshold: 60 }),
