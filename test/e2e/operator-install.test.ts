@@ -206,6 +206,20 @@ describe("virt-operator installs, repairs, updates and removes kubevirt-ts", { t
       "virtualmachines.kubevirt.io",
     ]);
     assert.equal(crd.metadata.annotations?.["kubevirt.io/install-strategy-version"], "v0.1.1-rolled");
+    // The APIService is replaced, not applied (Kubernetes 1.20 cannot apply one): updated by the operator.
+    const apiService = await kubectl.json<{
+      metadata: {
+        annotations?: Record<string, string>;
+        managedFields?: { manager: string; operation: string }[];
+      };
+    }>(["apiservice", "v1.subresources.kubevirt.io", "--show-managed-fields"]);
+    assert.equal(apiService.metadata.annotations?.["kubevirt.io/install-strategy-version"], "v0.1.1-rolled");
+    assert.ok(
+      apiService.metadata.managedFields?.some(
+        (entry) => entry.manager === "virt-operator" && entry.operation === "Update",
+      ),
+      JSON.stringify(apiService.metadata.managedFields),
+    );
   });
 
   test("the operator killed while it repairs: its restart converges, nothing duplicated", async () => {

@@ -42,7 +42,8 @@ const EVENT_OF: Record<ApplyReason, { reason: string; verb: string }> = {
 };
 
 /**
- * Applies a strategy with server-side apply (field manager virt-operator, force), writing only
+ * Applies a strategy with server-side apply (field manager virt-operator, force; a kind that
+ * cannot be applied everywhere is created and replaced instead, managed-kinds.ts), writing only
  * what is missing, from another strategy, or changed by hand: CRDs first, the rest only once they
  * are Established; then deletes what the operator installed that the strategy no longer holds;
  * then, once everything is available, keeps the common instancetypes and preferences
@@ -139,9 +140,22 @@ export class Installer {
 
   async #apply(pass: InstallPass, entry: StrategyEntry): Promise<Frozen<InstalledObject>> {
     try {
-      const result = await this.#client
-        .resource(entry.kind.resource)
-        .apply(entry.desired, { force: true, fieldManager: OPERATOR_FIELD_MANAGER, signal: pass.signal });
+      const resource = this.#client.resource(entry.kind.resource);
+      const options = { fieldManager: OPERATOR_FIELD_MANAGER, signal: pass.signal };
+      const live = this.#current(pass, entry);
+      const result =
+        entry.kind.write === "apply"
+          ? await resource.apply(entry.desired, { ...options, force: true })
+          : live === undefined
+            ? await resource.create(entry.desired, options)
+            : // At the version seen: a write in between is a conflict, and the next pass retries.
+              await resource.update(
+                {
+                  ...entry.desired,
+                  metadata: { ...entry.desired.metadata, resourceVersion: live.metadata?.resourceVersion },
+                },
+                options,
+              );
       pass.written.set(entry.identity, result as Frozen<InstalledObject>);
       return result as Frozen<InstalledObject>;
     } catch (error) {

@@ -13,6 +13,11 @@ export type InstalledObject = KubeObject & { [field: string]: unknown };
 export interface ManagedKind {
   readonly resource: ResourceKind<InstalledObject>;
   readonly stage: number;
+  /**
+   * How the installer writes it: server-side apply, or (`replace`) create, then update at the
+   * live resourceVersion, for a kind some supported API servers cannot apply.
+   */
+  readonly write: "apply" | "replace";
 }
 
 function managed(
@@ -22,8 +27,13 @@ function managed(
   plural: string,
   namespaced: boolean,
   stage: number,
+  write: ManagedKind["write"] = "apply",
 ): ManagedKind {
-  return { resource: defineKind<InstalledObject>({ group, version, kind, plural, namespaced }), stage };
+  return {
+    resource: defineKind<InstalledObject>({ group, version, kind, plural, namespaced }),
+    stage,
+    write,
+  };
 }
 
 /**
@@ -43,7 +53,9 @@ export const MANAGED_KINDS: readonly ManagedKind[] = [
   managed("", "v1", "Service", "services", true, 2),
   managed("apps", "v1", "Deployment", "deployments", true, 4),
   managed("apps", "v1", "DaemonSet", "daemonsets", true, 4),
-  managed("apiregistration.k8s.io", "v1", "APIService", "apiservices", false, 5),
+  // Replaced, not applied: kube-apiserver 1.20's aggregator panics on a server-side apply of an
+  // APIService ("FieldManager must be installed to run apply") and drops the connection.
+  managed("apiregistration.k8s.io", "v1", "APIService", "apiservices", false, 5, "replace"),
   managed(
     "admissionregistration.k8s.io",
     "v1",

@@ -261,8 +261,12 @@ export class ObjectService {
     if (managedFieldsDone) keepManagedFields(updated, object);
     this.#validate(type, updated, old, options.subresource);
     if (isNoOp(updated, old)) return old;
-    // A client that rewrites managedFields itself (kubectl's migration to server-side apply) is obeyed.
-    const managedFieldsSent = !jsonEqual(meta(updated).managedFields, meta(old).managedFields);
+    // A client that rewrites managedFields itself (kubectl's migration to server-side apply) is
+    // obeyed. One that leaves them out (or sends an empty list) keeps the stored ones, as upstream:
+    // a client that does not know managedFields must not wipe them.
+    const sentList = meta(updated).managedFields;
+    const managedFieldsSent =
+      Array.isArray(sentList) && sentList.length > 0 && !jsonEqual(sentList, meta(old).managedFields);
     if (!managedFieldsDone && !managedFieldsSent) this.#recordManagedFields(type, old, updated, options);
     if (options.dryRun) return updated;
     const key = this.key(type, stringField(meta(old), "namespace") ?? "", nameOf(old));
