@@ -105,9 +105,12 @@ describe("kubectl with built-in kinds", () => {
     const table = await cluster.kubectl(["get", "pods", "-A"]);
     assert.match(table.stdout, /^NAMESPACE\s+NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE/);
     assert.match(table.stdout, /default\s+sleeper\s+0\/1\s+Pending\s+0\s+/);
+    // With kubectl run's label: on a real cluster the earlier Deployment's pods are Pending too.
     const byField = await cluster.kubectl([
       "get",
       "pods",
+      "-l",
+      "run=sleeper",
       "--field-selector=status.phase=Pending",
       "-o",
       "name",
@@ -116,6 +119,8 @@ describe("kubectl with built-in kinds", () => {
     const none = await cluster.kubectl([
       "get",
       "pods",
+      "-l",
+      "run=sleeper",
       "--field-selector=status.phase=Running",
       "-o",
       "name",

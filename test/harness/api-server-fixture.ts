@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { TestContext } from "node:test";
 import { KubeConfig } from "@kubernetes/client-node";
 import { pino } from "pino";
 import {
@@ -46,8 +47,27 @@ export interface TestApiServerOptions
 /** A logger for what tests run in-process: silent unless $TEST_LOG_LEVEL says otherwise. */
 export const quietLog = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
 
+/**
+ * The kubeconfig of a real API server the conformance tests run against instead of a dev API
+ * server of their own (scripts/conformance-real-k8s.mjs sets it); unset, each test starts one.
+ */
+export const REAL_API_SERVER_KUBECONFIG = process.env.KUBEVIRT_TS_REAL_KUBECONFIG;
+
+/**
+ * For a test that cannot run against the real API server (it restarts the dev one, or checks what
+ * Kubernetes 1.20 does not have): under a real one it is skipped with `why`, which is then listed
+ * as a difference (docs/REAL-KUBERNETES.md); returns whether it was. Against the dev API server
+ * (`npm test`) nothing is ever skipped.
+ */
+export function skippedOnRealApiServer(context: TestContext, why: string): boolean {
+  if (!REAL_API_SERVER_KUBECONFIG) return false;
+  context.skip(why);
+  return true;
+}
+
 /** Starts a dev-cluster API server in a fresh temporary directory, on a free port. */
 export async function startTestApiServer(options: TestApiServerOptions = {}): Promise<TestApiServer> {
+  if (REAL_API_SERVER_KUBECONFIG) return realApiServer(REAL_API_SERVER_KUBECONFIG);
   const dataDir = await mkdtemp(join(tmpdir(), "kubevirt-ts-apiserver-"));
   const kubeconfigPath = join(dataDir, "kubeconfig");
   const { inMemory = true, ...extra } = options;
@@ -66,12 +86,7 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
     },
     dataDir,
     kubeconfigPath,
-    kubectl: (args, runOptions = {}) => runKubectl(kubeconfigPath, dataDir, args, runOptions),
-    kubeConfig() {
-      const config = new KubeConfig();
-      config.loadFromFile(kubeconfigPath);
-      return config;
-    },
+    ...clientsOf(kubeconfigPath, dataDir),
     async stop() {
       await server.close();
     },
@@ -92,6 +107,39 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
     },
   };
   return fixture;
+}
+
+/** kubectl and client-node for the server of `kubeconfigPath`. */
+function clientsOf(kubeconfigPath: string, dataDir: string): Pick<TestApiServer, "kubectl" | "kubeConfig"> {
+  return {
+    kubectl: (args, runOptions = {}) => runKubectl(kubeconfigPath, dataDir, args, runOptions),
+    kubeConfig() {
+      const config = new KubeConfig();
+      config.loadFromFile(kubeconfigPath);
+      return config;
+    },
+  };
+}
+
+/** The same fixture over a real API server: kubectl and client-node only, no restarts. */
+async function realApiServer(kubeconfigPath: string): Promise<TestApiServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), "kubevirt-ts-real-apiserver-"));
+  const devOnly = (what: string) => () => {
+    throw new Error(`${what} needs the dev API server: this test runs against a real one`);
+  };
+  return {
+    get server(): DevApiServer {
+      return devOnly("the server object")();
+    },
+    dataDir,
+    kubeconfigPath,
+    ...clientsOf(kubeconfigPath, dataDir),
+    stop: async () => devOnly("stop")(),
+    restart: async () => devOnly("restart")(),
+    async close() {
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 function runKubectl(
