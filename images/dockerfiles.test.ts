@@ -8,7 +8,7 @@ import { HOST_TOOLS } from "../virt-handler/node/host-tools.js";
 import { renderOperatorBundle } from "../virt-operator/deploy/render-operator-bundle.js";
 import { renderStrategy } from "../virt-operator/strategy/render-strategy.js";
 import { TEST_TRUST } from "../virt-operator/testing/test-trust.js";
-import { execForm, parseCopy, parseStages, type Stage } from "./testing/dockerfile.js";
+import { execForm, parseCopy, parseStages, type Stage } from "./build/dockerfile.js";
 
 /** The compiled tree this test runs from (dist/ for the images, .local/build-NAME for a developer). */
 const OUTPUT_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));

@@ -1,5 +1,5 @@
 /**
- * A small Dockerfile reader for the image tests: instructions with line continuations and
+ * A small Dockerfile reader for the image build and its tests: instructions with line continuations and
  * comments handled, grouped into build stages. Enough for what images/*.Dockerfile use; not
  * BuildKit's full grammar (no heredocs, no parser directives beyond comments).
  */
