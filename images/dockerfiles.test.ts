@@ -107,7 +107,8 @@ describe("images/", () => {
   test("the README says how to build and push each image and regenerate deploy/", () => {
     const readme = readFileSync(join(IMAGES, "README.md"), "utf8");
     for (const fileName of dockerfiles) assert.ok(readme.includes(`images/${fileName}`), fileName);
-    assert.match(readme, /docker push/);
+    assert.match(readme, /npm run images -- --registry \S+ --tag \S+ --push/);
+    assert.match(readme, /docker build -f images\/COMPONENT\.Dockerfile/);
     assert.match(readme, /generate-deploy\.js --registry/);
   });
 

@@ -11,14 +11,12 @@ import { renderStrategy } from "./render-strategy.js";
 
 /** Every `ports` list item under `value`, with the path it was found at. */
 function portsOf(value: unknown, path: string, found: [string, Record<string, unknown>][] = []) {
-  if (Array.isArray(value)) value.forEach((item, position) => portsOf(item, `${path}[${position}]`, found));
-  else if (typeof value === "object" && value !== null) {
+  if (Array.isArray(value)) {
+    for (const [position, item] of value.entries()) portsOf(item, `${path}[${position}]`, found);
+  } else if (typeof value === "object" && value !== null) {
     for (const [key, child] of Object.entries(value)) {
-      if (key === "ports" && Array.isArray(child))
-        child.forEach((port, position) =>
-          found.push([`${path}.ports[${position}]`, port as Record<string, unknown>]),
-        );
-      else portsOf(child, `${path}.${key}`, found);
+      if (key !== "ports" || !Array.isArray(child)) portsOf(child, `${path}.${key}`, found);
+      else for (const [position, port] of child.entries()) found.push([`${path}.ports[${position}]`, port]);
     }
   }
   return found;
