@@ -48,8 +48,10 @@ export {
   controllerRevisionKind,
   controllerRevisionOf,
   REVISION_LABELS,
+  type RevisionContent,
   RevisionDataError,
   revisedObjectOf,
+  revisionContentFor,
   revisionName,
   sameRevisedObject,
 } from "./instancetype/controller-revision.js";

@@ -2,7 +2,14 @@ import { jsonEqual } from "../../runtime/objects/json-equality.js";
 import type { KubeObject, ObjectMeta } from "../../runtime/objects/kube-object.js";
 import { defineKind } from "../../runtime/objects/resource-kind.js";
 import { API_VERSION } from "../kind.js";
-import { INSTANCETYPE_API_VERSION, INSTANCETYPE_VERSION } from "./instancetype-kinds.js";
+import {
+  INSTANCETYPE_API_VERSION,
+  INSTANCETYPE_VERSION,
+  VirtualMachineClusterInstancetypeKind,
+  VirtualMachineClusterPreferenceKind,
+  VirtualMachineInstancetypeKind,
+  VirtualMachinePreferenceKind,
+} from "./instancetype-kinds.js";
 
 /**
  * The copy of an instancetype or preference a VM keeps (KubeVirt's `pkg/instancetype/revision`):
@@ -128,4 +135,48 @@ export function sameRevisedObject(left: ControllerRevision, right: ControllerRev
   const a = revisedObjectOf(left);
   const b = revisedObjectOf(right);
   return a.kind === b.kind && jsonEqual(a.spec, b.spec);
+}
+
+/** What a VM's revision holds for one of its matchers (KubeVirt's finder checks the same). */
+export type RevisionContent =
+  | { readonly spec: unknown }
+  /** A revision of another object (the matcher changed under it): the live object applies. */
+  | { readonly otherObject: true }
+  | { readonly invalid: string };
+
+const REVISION_KINDS = {
+  instancetype: {
+    namespaced: VirtualMachineInstancetypeKind,
+    cluster: VirtualMachineClusterInstancetypeKind,
+  },
+  preference: { namespaced: VirtualMachinePreferenceKind, cluster: VirtualMachineClusterPreferenceKind },
+} as const;
+
+/**
+ * The spec a revision holds for the matcher of `reference` naming `name`, checked: an instancetype
+ * revision for an instancetype matcher, in the kind's shape. A revision name comes from the user's
+ * VM, so it may name any ControllerRevision of the namespace.
+ */
+export function revisionContentFor(
+  revision: ControllerRevision,
+  reference: "instancetype" | "preference",
+  scope: "namespaced" | "cluster",
+  name: string,
+): RevisionContent {
+  const labelled = revision.metadata?.labels?.[REVISION_LABELS.name];
+  if (labelled !== undefined && labelled !== name) return { otherObject: true };
+  const kinds = REVISION_KINDS[reference];
+  const expected = kinds[scope];
+  const invalid = {
+    invalid: `ControllerRevision ${revision.metadata?.name ?? ""} does not hold a valid ${expected.kind}`,
+  };
+  let data: { kind: string; spec: unknown };
+  try {
+    data = revisedObjectOf(revision);
+  } catch {
+    return invalid;
+  }
+  const accepted: string[] = [kinds.namespaced.kind, kinds.cluster.kind];
+  if (!accepted.includes(data.kind) || !expected.validator.check({ spec: data.spec })) return invalid;
+  return { spec: data.spec };
 }

@@ -4,11 +4,17 @@
 // VirtualMachine, or is in another namespace, is a 400; RBAC decides who may ask; discovery lists both.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { clusterInstancetypeKind, clusterPreferenceKind } from "../../api/index.js";
+import {
+  clusterInstancetypeKind,
+  clusterPreferenceKind,
+  controllerRevisionKind,
+  WEBHOOK_PATHS,
+} from "../../api/index.js";
 import { type VirtualMachine, vmKind } from "../kinds.js";
 import type { CallResult } from "../testing/front-proxy-client.js";
 import { subresourcePath, TEST_NAMESPACE, vmManifest } from "../testing/test-objects.js";
 import { startVirtApiFixture, type VirtApiFixture } from "../testing/virt-api-fixture.js";
+import type { AdmissionResponse } from "../webhooks/admission-review.js";
 
 const EXPAND_VM_SPEC = `/apis/subresources.kubevirt.io/v1/namespaces/${TEST_NAMESPACE}/expand-vm-spec`;
 
@@ -118,6 +124,55 @@ describe("virt-api: expand-spec and expand-vm-spec", () => {
     );
     const missing = await fixture.call("GET", subresourcePath("virtualmachines", "nowhere", "expand-spec"));
     assert.equal(missing.code, 404, missing.body);
+  });
+
+  test("a revisionName that names a revision of something else is refused, by expand and by admission", async () => {
+    await fixture.client.resource(controllerRevisionKind).create({
+      apiVersion: "apps/v1",
+      kind: "ControllerRevision",
+      metadata: { name: "someones-daemonset-1", namespace: TEST_NAMESPACE },
+      data: {
+        apiVersion: "apps/v1",
+        kind: "DaemonSet",
+        spec: { cpu: { guest: 64 }, memory: { guest: "1Ti" } },
+      },
+      revision: 1,
+    });
+    const vm = sizedVm("wrong-revision");
+    vm.spec.instancetype = {
+      ...vm.spec.instancetype,
+      name: "it-small",
+      revisionName: "someones-daemonset-1",
+    };
+    const expanded = await fixture.call("PUT", EXPAND_VM_SPEC, { body: JSON.stringify(vm) });
+    assert.equal(expanded.code, 400, expanded.body);
+    assert.equal(
+      message(expanded),
+      "ControllerRevision someones-daemonset-1 does not hold a valid VirtualMachineClusterInstancetype",
+    );
+    const review = await fixture.call("POST", WEBHOOK_PATHS.vmValidate, {
+      certificate: null,
+      body: JSON.stringify({
+        apiVersion: "admission.k8s.io/v1",
+        kind: "AdmissionReview",
+        request: {
+          uid: "wrong-revision",
+          operation: "CREATE",
+          object: { apiVersion: "kubevirt.io/v1", kind: "VirtualMachine", ...vm },
+        },
+      }),
+    });
+    const response = (review.json as { response: AdmissionResponse }).response;
+    assert.equal(response.allowed, false);
+    assert.deepEqual(
+      response.status?.details?.causes.map((cause) => [cause.field, cause.message]),
+      [
+        [
+          "spec.instancetype.revisionName",
+          "ControllerRevision someones-daemonset-1 does not hold a valid VirtualMachineClusterInstancetype",
+        ],
+      ],
+    );
   });
 
   test("a body that is no VirtualMachine, or one of another namespace, is a 400", async () => {

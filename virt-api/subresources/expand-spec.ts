@@ -33,7 +33,9 @@ export async function expandedVm(
   defaults: ClusterDefaults,
   failure: FailureOf,
 ): Promise<VirtualMachine> {
-  const { resolved, missing } = await resolveVmReferences(vm, reader);
+  const { resolved, missing, invalid } = await resolveVmReferences(vm, reader);
+  const [wrongRevision] = invalid;
+  if (wrongRevision !== undefined) throw failure(wrongRevision.message);
   const [first] = missing;
   if (first !== undefined)
     throw failure(`${pluralOf(first)}.${INSTANCETYPE_GROUP} "${first.name}" not found`);

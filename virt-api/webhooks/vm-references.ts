@@ -18,7 +18,7 @@ import {
   preferenceScopeOf,
   type ReferenceScope,
   type ResolvedReferences,
-  revisedObjectOf,
+  revisionContentFor,
   type VirtualMachineInstancetypeSpec,
   type VirtualMachinePreferenceSpec,
   validateAgainstReferences,
@@ -31,7 +31,8 @@ export type Reference = "instancetype" | "preference";
 /** Reads what a VM references; undefined when it does not exist. */
 export interface ReferenceReader {
   spec(reference: Reference, scope: ReferenceScope, namespace: string, name: string): Promise<unknown>;
-  revision(namespace: string, name: string): Promise<unknown>;
+  /** A ControllerRevision of the namespace, as stored; undefined when there is none. */
+  revision(namespace: string, name: string): Promise<ControllerRevision | undefined>;
 }
 
 /** GETs through virt-api's client (a VM admission is rare enough not to need informers). */
@@ -56,14 +57,8 @@ export class ApiReferenceReader implements ReferenceReader {
     return (await orUndefined(read))?.spec;
   }
 
-  async revision(namespace: string, name: string): Promise<unknown> {
-    const found = await orUndefined(this.#client.resource(controllerRevisionKind).get({ namespace, name }));
-    if (found === undefined) return undefined;
-    try {
-      return revisedObjectOf(found as ControllerRevision).spec;
-    } catch {
-      return undefined;
-    }
+  async revision(namespace: string, name: string): Promise<ControllerRevision | undefined> {
+    return orUndefined(this.#client.resource(controllerRevisionKind).get({ namespace, name }));
   }
 }
 
@@ -84,6 +79,8 @@ export interface VmReferences {
     readonly scope: ReferenceScope;
     readonly name: string;
   }[];
+  /** Revisions named for a matcher that hold something else: why, per matcher. */
+  readonly invalid: readonly { readonly reference: Reference; readonly message: string }[];
 }
 
 /**
@@ -101,6 +98,7 @@ export async function resolveVmReferences(
     preference?: ResolvedReferences["preference"];
   } = {};
   const missing: VmReferences["missing"][number][] = [];
+  const invalid: VmReferences["invalid"][number][] = [];
   for (const reference of ["instancetype", "preference"] as const) {
     const matcher = vm.spec[reference];
     if (matcher === undefined || !matcher.name || matcher.inferFromVolume) continue;
@@ -111,9 +109,16 @@ export async function resolveVmReferences(
     const revisionName =
       matcher.revisionName ||
       (statusRef?.name === matcher.name ? statusRef?.controllerRevisionRef?.name : undefined);
+    const revision = revisionName ? await reader.revision(namespace, revisionName) : undefined;
+    const content = revision && revisionContentFor(revision, reference, scope, matcher.name);
+    if (content !== undefined && "invalid" in content) {
+      invalid.push({ reference, message: content.invalid });
+      continue;
+    }
     const spec =
-      (revisionName ? await reader.revision(namespace, revisionName) : undefined) ??
-      (await reader.spec(reference, scope, namespace, matcher.name));
+      content !== undefined && "spec" in content
+        ? content.spec
+        : await reader.spec(reference, scope, namespace, matcher.name);
     if (spec === undefined) {
       missing.push({ reference, scope, name: matcher.name });
     } else if (reference === "instancetype") {
@@ -122,7 +127,7 @@ export async function resolveVmReferences(
       resolved.preference = { name: matcher.name, scope, spec: spec as VirtualMachinePreferenceSpec };
     }
   }
-  return { resolved, missing };
+  return { resolved, missing, invalid };
 }
 
 /** The causes to refuse a (defaulted) VM with for what it references; [] when none or not found. */
@@ -131,13 +136,17 @@ export async function vmReferenceCauses(
   reader: ReferenceReader,
   log: Logger,
 ): Promise<Cause[]> {
-  const { resolved, missing } = await resolveVmReferences(vm, reader);
+  const { resolved, missing, invalid } = await resolveVmReferences(vm, reader);
+  const revisionCauses = invalid.map(
+    ({ reference, message }) =>
+      ({ reason: "FieldValueInvalid", field: `spec.${reference}.revisionName`, message }) satisfies Cause,
+  );
   for (const { reference, name } of missing) {
     log.warn(
       { namespace: vm.metadata?.namespace, vm: vm.metadata?.name, [reference]: name },
       `the VM's ${reference} does not exist (yet)`,
     );
   }
-  if (resolved.instancetype === undefined && resolved.preference === undefined) return [];
-  return validateAgainstReferences("spec", vm.spec, resolved);
+  if (resolved.instancetype === undefined && resolved.preference === undefined) return revisionCauses;
+  return [...revisionCauses, ...validateAgainstReferences("spec", vm.spec, resolved)];
 }
