@@ -5,18 +5,13 @@ import {
   expandSpec,
   type InstancetypeStatusRef,
   REFERENCE_KIND_NAMES,
-  REVISION_LABELS,
   type ReferenceScope,
   type ResolvedReference,
   type ResolvedReferences,
-  revisedObjectOf,
+  revisionContentFor,
   sameRevisedObject,
-  VirtualMachineClusterInstancetypeKind,
-  VirtualMachineClusterPreferenceKind,
   type VirtualMachineInstanceSpec,
-  VirtualMachineInstancetypeKind,
   type VirtualMachineInstancetypeSpec,
-  VirtualMachinePreferenceKind,
   type VirtualMachinePreferenceSpec,
 } from "../../api/index.js";
 import {
@@ -63,14 +58,6 @@ interface Matcher {
   inferFromVolume?: string;
   inferFromVolumeFailurePolicy?: "Reject" | "Ignore";
 }
-
-const SPEC_VALIDATORS = {
-  instancetype: {
-    namespaced: VirtualMachineInstancetypeKind,
-    cluster: VirtualMachineClusterInstancetypeKind,
-  },
-  preference: { namespaced: VirtualMachinePreferenceKind, cluster: VirtualMachineClusterPreferenceKind },
-} as const;
 
 export class InstancetypeReferences {
   readonly #sources: InstancetypeSources;
@@ -178,28 +165,11 @@ export class InstancetypeReferences {
         `controllerrevisions.apps "${revisionName}" not found`,
       );
     }
-    const labelled = revision.metadata?.labels?.[REVISION_LABELS.name];
-    if (labelled !== undefined && labelled !== name) {
-      // A revision of another object (the matcher changed under it): use the live object, as KubeVirt does.
-      return this.#sources.live(kind, scope, namespace, name).object.spec;
-    }
-    let data: { kind: string; spec: unknown };
-    try {
-      data = revisedObjectOf(mutableCopy<ControllerRevision>(revision));
-    } catch (error) {
-      throw new UnresolvedReference(FIND_FAILURE_REASONS[kind], (error as Error).message, { cause: error });
-    }
-    const definitions = SPEC_VALIDATORS[kind];
-    const definition = definitions[scope];
-    const shapeIsRight: (value: unknown) => boolean = (value) => definition.validator.check(value);
-    const accepted: string[] = [definitions.namespaced.kind, definitions.cluster.kind];
-    if (!accepted.includes(data.kind) || !shapeIsRight({ spec: data.spec })) {
-      throw new UnresolvedReference(
-        FIND_FAILURE_REASONS[kind],
-        `ControllerRevision ${revisionName} does not hold a valid ${definition.kind}`,
-      );
-    }
-    return data.spec;
+    const content = revisionContentFor(mutableCopy<ControllerRevision>(revision), kind, scope, name);
+    // A revision of another object (the matcher changed under it): use the live object, as KubeVirt does.
+    if ("otherObject" in content) return this.#sources.live(kind, scope, namespace, name).object.spec;
+    if ("invalid" in content) throw new UnresolvedReference(FIND_FAILURE_REASONS[kind], content.invalid);
+    return content.spec;
   }
 }
 
