@@ -175,6 +175,19 @@ describe("virt-api: expand-spec and expand-vm-spec", () => {
     );
   });
 
+  test("a matcher that cannot be expanded here is a 400 saying why, never dropped unexpanded", async () => {
+    const inferring = sizedVm("inferring");
+    inferring.spec.instancetype = { inferFromVolume: "rootdisk" };
+    const inferred = await fixture.call("PUT", EXPAND_VM_SPEC, { body: JSON.stringify(inferring) });
+    assert.equal(inferred.code, 400, inferred.body);
+    assert.match(message(inferred), /spec\.instancetype\.inferFromVolume is resolved when the VM is created/);
+    const unknownKind = sizedVm("unknown-kind");
+    unknownKind.spec.instancetype = { name: "it-small", kind: "Flavor" };
+    const unknown = await fixture.call("PUT", EXPAND_VM_SPEC, { body: JSON.stringify(unknownKind) });
+    assert.equal(unknown.code, 400, unknown.body);
+    assert.equal(message(unknown), "got unexpected kind in InstancetypeMatcher: Flavor");
+  });
+
   test("a body that is no VirtualMachine, or one of another namespace, is a 400", async () => {
     const notVm = await fixture.call("PUT", EXPAND_VM_SPEC, { body: JSON.stringify({ spec: 5 }) });
     assert.equal(notVm.code, 400, notVm.body);

@@ -11,6 +11,9 @@ import {
   conflictMessage,
   expandVirtualMachine,
   INSTANCETYPE_GROUP,
+  instancetypeScopeOf,
+  preferenceScopeOf,
+  unexpectedKindMessage,
   VirtualMachineClusterInstancetypeKind,
   VirtualMachineClusterPreferenceKind,
   VirtualMachineInstancetypeKind,
@@ -20,6 +23,8 @@ import {
 import type { VirtualMachine } from "../kinds.js";
 import { badRequest, internalError, StatusError } from "../status/status-error.js";
 import { type ReferenceReader, resolveVmReferences, type VmReferences } from "../webhooks/vm-references.js";
+
+const MATCHER_TYPES = { instancetype: "InstancetypeMatcher", preference: "PreferenceMatcher" } as const;
 
 /** How a failure to expand is answered: 400 for a VM in the body, 500 for a stored one. */
 type FailureOf = (message: string) => StatusError;
@@ -33,6 +38,20 @@ export async function expandedVm(
   defaults: ClusterDefaults,
   failure: FailureOf,
 ): Promise<VirtualMachine> {
+  // Matchers resolveVmReferences leaves to others would be dropped unexpanded: say so instead.
+  for (const reference of ["instancetype", "preference"] as const) {
+    const matcher = vm.spec[reference];
+    if (matcher === undefined) continue;
+    if (matcher.inferFromVolume && !matcher.name)
+      throw failure(
+        `spec.${reference}.inferFromVolume is resolved when the VM is created: expand the stored VM (virtctl expand --vm)`,
+      );
+    const scope =
+      reference === "instancetype" ? instancetypeScopeOf(matcher.kind) : preferenceScopeOf(matcher.kind);
+    if (scope === undefined)
+      throw failure(unexpectedKindMessage(MATCHER_TYPES[reference], matcher.kind ?? ""));
+    if (!matcher.name) throw failure(`spec.${reference}.name is required`);
+  }
   const { resolved, missing, invalid } = await resolveVmReferences(vm, reader);
   const [wrongRevision] = invalid;
   if (wrongRevision !== undefined) throw failure(wrongRevision.message);
