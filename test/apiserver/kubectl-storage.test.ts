@@ -154,7 +154,7 @@ spec: {}
     assert.equal(after.stdout, '["kubernetes.io/pvc-protection"]');
   });
 
-  test("a bound claim's request may grow but never shrink; an unbound claim's stays", async () => {
+  test("a bound claim's request may grow (if its class allows expansion) but never shrink; an unbound claim's stays", async () => {
     const grow = (size: string) =>
       cluster.kubectl(["apply", "-f", "-"], { input: claim().replace("storage: 1Gi", `storage: ${size}`) });
     const unbound = await grow("2Gi");
@@ -170,6 +170,18 @@ spec: {}
       '{"status":{"phase":"Bound"}}',
     ]);
     assert.equal(status.code, 0, status.stderr);
+    // PersistentVolumeClaimResize: only a class that allows expansion lets a bound claim grow.
+    const refused = await grow("2Gi");
+    assert.notEqual(refused.code, 0);
+    assert.match(
+      refused.stderr,
+      /persistentvolumeclaims "data" is forbidden: only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize/,
+    );
+    const expandable = storageClass
+      .replace("name: fast", "name: manual")
+      .replace(/ {2}annotations: .*\n/, "")
+      .concat("allowVolumeExpansion: true\n");
+    assert.equal((await cluster.kubectl(["apply", "-f", "-"], { input: expandable })).code, 0);
     const grown = await grow("2Gi");
     assert.equal(grown.code, 0, grown.stderr);
     const shrink = await cluster.kubectl(["apply", "-f", "-"], {

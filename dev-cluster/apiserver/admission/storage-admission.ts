@@ -1,3 +1,5 @@
+import { Quantity } from "../../../runtime/quantity/quantity.js";
+import { ApiError } from "../api-error.js";
 import { betaStorageClassAnnotation, isDefaultStorageClass } from "../builtin/storage-classes.js";
 import { isJsonObject, type JsonObject } from "../json.js";
 import { storageResource } from "../registry/resource-registry.js";
@@ -12,9 +14,13 @@ import type { ObjectStore } from "../storage/object-store.js";
  * - StorageObjectInUseProtection: claims get `kubernetes.io/pvc-protection`, volumes
  *   `kubernetes.io/pv-protection`; the PV controller removes them when nothing needs the object.
  *
- * Like Service allocation, this rides on the type's `applyDefaults`, which ObjectService calls
- * right before validating and committing a create or an update (so webhooks see the result in
- * their dry run). A write is a create exactly when nothing is stored under the object's key yet.
+ * - PersistentVolumeClaimResize, on updates: a claim's storage request may grow only while it is
+ *   Bound and its StorageClass has `allowVolumeExpansion: true` (403 otherwise, with the plugin's
+ *   messages). It runs after the object's own validation, as a validating plugin does.
+ *
+ * The create plugins ride on the type's `applyDefaults`, which ObjectService calls right before
+ * validating and committing a create or an update (so webhooks see the result in their dry run).
+ * A write is a create exactly when nothing is stored under the object's key yet.
  */
 
 export const PVC_PROTECTION_FINALIZER = "kubernetes.io/pvc-protection";
@@ -68,6 +74,45 @@ function isStored(type: ResourceType, object: JsonObject, store: ObjectStore): b
   return store.get({ resource: storageResource(type), namespace, name: text(metadata.name) }) !== undefined;
 }
 
+function storageRequestOf(claim: JsonObject): Quantity | undefined {
+  const spec = isJsonObject(claim.spec) ? claim.spec : {};
+  const resources = isJsonObject(spec.resources) ? spec.resources : {};
+  const requests = isJsonObject(resources.requests) ? resources.requests : {};
+  const storage = requests.storage;
+  return typeof storage === "string" || typeof storage === "number" ? Quantity.tryParse(storage) : undefined;
+}
+
+function classOf(claim: JsonObject): string {
+  const spec = isJsonObject(claim.spec) ? claim.spec : {};
+  const annotated = metadataOf(claim).annotations;
+  const beta = isJsonObject(annotated) ? annotated[betaStorageClassAnnotation] : undefined;
+  return typeof beta === "string" ? beta : text(spec.storageClassName);
+}
+
+/** PersistentVolumeClaimResize's Validate. */
+function admitClaimResize(claim: JsonObject, old: JsonObject, store: ObjectStore): void {
+  const oldSize = storageRequestOf(old);
+  const newSize = storageRequestOf(claim);
+  if (oldSize === undefined || newSize === undefined || newSize.compare(oldSize) <= 0) return;
+  const forbidden = (why: string) =>
+    new ApiError(
+      403,
+      "Forbidden",
+      `persistentvolumeclaims "${text(metadataOf(claim).name)}" is forbidden: ${why}`,
+    );
+  const oldStatus = isJsonObject(old.status) ? old.status : {};
+  if (oldStatus.phase !== "Bound") throw forbidden("Only bound persistent volume claims can be expanded");
+  const className = classOf(claim);
+  const storageClass =
+    className !== "" && className === classOf(old)
+      ? store.get({ resource: STORAGE_CLASSES, namespace: "", name: className })
+      : undefined;
+  if (storageClass?.allowVolumeExpansion !== true)
+    throw forbidden(
+      "only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize",
+    );
+}
+
 /** The resource type with the storage admission plugins added, for PVCs and PVs; others unchanged. */
 export function withStorageAdmission(type: ResourceType, store: ObjectStore): ResourceType {
   if (type.group !== "") return type;
@@ -83,5 +128,12 @@ export function withStorageAdmission(type: ResourceType, store: ObjectStore): Re
     type.applyDefaults(object);
     if (!isStored(type, object, store)) admitNew(object);
   };
+  if (type.plural === "persistentvolumeclaims") {
+    wrapped.validate = (object, old) => {
+      const causes = type.validate(object, old);
+      if (causes.length === 0 && old !== undefined) admitClaimResize(object, old, store);
+      return causes;
+    };
+  }
   return wrapped;
 }
