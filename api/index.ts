@@ -69,6 +69,7 @@ export {
   INSTANCETYPE_API_VERSION,
   INSTANCETYPE_GROUP,
   INSTANCETYPE_VERSION,
+  REFERENCE_KINDS,
   type VirtualMachineClusterInstancetype,
   VirtualMachineClusterInstancetypeKind,
   type VirtualMachineClusterPreference,

@@ -2,14 +2,7 @@ import { jsonEqual } from "../../runtime/objects/json-equality.js";
 import type { KubeObject, ObjectMeta } from "../../runtime/objects/kube-object.js";
 import { defineKind } from "../../runtime/objects/resource-kind.js";
 import { API_VERSION } from "../kind.js";
-import {
-  INSTANCETYPE_API_VERSION,
-  INSTANCETYPE_VERSION,
-  VirtualMachineClusterInstancetypeKind,
-  VirtualMachineClusterPreferenceKind,
-  VirtualMachineInstancetypeKind,
-  VirtualMachinePreferenceKind,
-} from "./instancetype-kinds.js";
+import { INSTANCETYPE_API_VERSION, INSTANCETYPE_VERSION, REFERENCE_KINDS } from "./instancetype-kinds.js";
 
 /**
  * The copy of an instancetype or preference a VM keeps (KubeVirt's `pkg/instancetype/revision`):
@@ -144,14 +137,6 @@ export type RevisionContent =
   | { readonly otherObject: true }
   | { readonly invalid: string };
 
-const REVISION_KINDS = {
-  instancetype: {
-    namespaced: VirtualMachineInstancetypeKind,
-    cluster: VirtualMachineClusterInstancetypeKind,
-  },
-  preference: { namespaced: VirtualMachinePreferenceKind, cluster: VirtualMachineClusterPreferenceKind },
-} as const;
-
 /**
  * The spec a revision holds for the matcher of `reference` naming `name`, checked: an instancetype
  * revision for an instancetype matcher, in the kind's shape. A revision name comes from the user's
@@ -165,7 +150,7 @@ export function revisionContentFor(
 ): RevisionContent {
   const labelled = revision.metadata?.labels?.[REVISION_LABELS.name];
   if (labelled !== undefined && labelled !== name) return { otherObject: true };
-  const kinds = REVISION_KINDS[reference];
+  const kinds = REFERENCE_KINDS[reference];
   const expected = kinds[scope];
   const invalid = {
     invalid: `ControllerRevision ${revision.metadata?.name ?? ""} does not hold a valid ${expected.kind}`,

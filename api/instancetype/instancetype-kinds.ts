@@ -86,3 +86,12 @@ export type VirtualMachineClusterPreference = Static<typeof VirtualMachineCluste
 /** Either scope of instancetype or of preference: the spec is the same. */
 export type AnyInstancetype = VirtualMachineInstancetype | VirtualMachineClusterInstancetype;
 export type AnyPreference = VirtualMachinePreference | VirtualMachineClusterPreference;
+
+/** The kind a VM's matcher names, by what it references and the matcher's scope. */
+export const REFERENCE_KINDS = {
+  instancetype: {
+    namespaced: VirtualMachineInstancetypeKind,
+    cluster: VirtualMachineClusterInstancetypeKind,
+  },
+  preference: { namespaced: VirtualMachinePreferenceKind, cluster: VirtualMachineClusterPreferenceKind },
+} as const;

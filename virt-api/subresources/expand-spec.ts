@@ -13,12 +13,9 @@ import {
   INSTANCETYPE_GROUP,
   instancetypeScopeOf,
   preferenceScopeOf,
+  REFERENCE_KINDS,
   unexpectedKindMessage,
-  VirtualMachineClusterInstancetypeKind,
-  VirtualMachineClusterPreferenceKind,
-  VirtualMachineInstancetypeKind,
   VirtualMachineKind,
-  VirtualMachinePreferenceKind,
 } from "../../api/index.js";
 import type { VirtualMachine } from "../kinds.js";
 import { badRequest, internalError, StatusError } from "../status/status-error.js";
@@ -67,13 +64,7 @@ export async function expandedVm(
 }
 
 function pluralOf({ reference, scope }: VmReferences["missing"][number]): string {
-  if (reference === "instancetype")
-    return scope === "cluster"
-      ? VirtualMachineClusterInstancetypeKind.plural
-      : VirtualMachineInstancetypeKind.plural;
-  return scope === "cluster"
-    ? VirtualMachineClusterPreferenceKind.plural
-    : VirtualMachinePreferenceKind.plural;
+  return REFERENCE_KINDS[reference][scope === "cluster" ? "cluster" : "namespaced"].plural;
 }
 
 /** The body of `expand-vm-spec`: a VirtualMachine, in the request's namespace or none. */

@@ -3,15 +3,12 @@ import {
   controllerRevisionKind,
   instancetypeScopeOf,
   preferenceScopeOf,
+  REFERENCE_KINDS,
   type ReferenceScope,
   type StoredVirtualMachineClusterInstancetype,
   type StoredVirtualMachineClusterPreference,
   type StoredVirtualMachineInstancetype,
   type StoredVirtualMachinePreference,
-  VirtualMachineClusterInstancetypeKind,
-  VirtualMachineClusterPreferenceKind,
-  VirtualMachineInstancetypeKind,
-  VirtualMachinePreferenceKind,
 } from "../../api/index.js";
 import { type Frozen, isNotFound, type KubeClient, type SharedInformer } from "../../runtime/index.js";
 
@@ -48,14 +45,6 @@ export class UnresolvedReference extends Error {
   }
 }
 
-const DEFINITIONS = {
-  instancetype: {
-    namespaced: VirtualMachineInstancetypeKind,
-    cluster: VirtualMachineClusterInstancetypeKind,
-  },
-  preference: { namespaced: VirtualMachinePreferenceKind, cluster: VirtualMachineClusterPreferenceKind },
-} as const;
-
 export const FIND_FAILURE_REASONS = {
   instancetype: "FailedFindInstancetype",
   preference: "FailedFindPreference",
@@ -76,7 +65,7 @@ export class InstancetypeSources {
 
   /** The live object, or a UnresolvedReference with the API server's not-found message. */
   live(kind: ReferenceKind, scope: ReferenceScope, namespace: string, name: string): LiveObject {
-    const definition = DEFINITIONS[kind][scope];
+    const definition = REFERENCE_KINDS[kind][scope];
     const key = scope === "cluster" ? name : `${namespace}/${name}`;
     const object = this.#lookup(kind, scope, key);
     if (object === undefined) {
