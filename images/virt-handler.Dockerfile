@@ -19,11 +19,12 @@ FROM node:20.20.2-bookworm-slim
 # through the socket in /var/run/libvirt). qemu-utils: qemu-img for VM overlays and empty disks;
 # xorriso: cloud-init's NoCloud ISO; zstd: zstd-compressed containerDisk layers. qemu-system-x86:
 # the boot probe that proves KVM works (node/kvm-boot-probe.ts boots the host's /boot kernel under
-# /dev/kvm). virt-handler never installs
+# /dev/kvm). nftables, iproute2 and procps (sysctl): the pod side of a VM's network, set up in
+# the launcher pod's network namespace through nsenter. virt-handler never installs
 # anything: without qemu-img or an ISO writer on PATH its node reports KubeVirtHostToolsMissing and
 # is unschedulable for VMs (node/host-tools.ts).
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends libvirt0 qemu-utils xorriso zstd qemu-system-x86 nftables iproute2 \
+  && apt-get install -y --no-install-recommends libvirt0 qemu-utils xorriso zstd qemu-system-x86 nftables iproute2 procps \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /opt/kubevirt-ts
 ENV NODE_ENV=production

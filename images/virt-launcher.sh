@@ -16,4 +16,8 @@ if [ -e passt.args ]; then
   while IFS= read -r arg; do set -- "$@" "$arg"; done < passt.args
   exec passt "$@"
 fi
+# udhcpd is busybox too, a copy with the capabilities to serve port 67 (virt-launcher.Dockerfile),
+# named by its path: busybox's sh would run its own capability-less applet for a bare `udhcpd`.
+# Under the dev cluster (no image) the host's busybox serves.
+if [ -x /usr/sbin/udhcpd ]; then exec /usr/sbin/udhcpd -f udhcpd.conf; fi
 exec busybox udhcpd -f udhcpd.conf

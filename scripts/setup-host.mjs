@@ -35,6 +35,8 @@ const PACKAGES = [
   "qemu-utils", // qemu-img: virt-handler's disk overlays and empty disks
   "genisoimage", // virt-handler's cloud-init ISOs (xorriso would do too); isoinfo reads them in tests
   "nftables", // nft: virt-handler's masquerade NAT inside a launcher pod's network namespace
+  "iproute2", // ip: the pod side of a VM's network (and the dev cluster's pod network)
+  "procps", // sysctl: forwarding settings inside a launcher pod's network namespace
   "busybox", // udhcpd: the launcher serves its guest's DHCP answer
   "openssh-client", // ssh-keygen and ssh: the tests that log into the test guest with a key
   "passt", // passt: virt-handler runs it in a launcher pod's network namespace for the passt binding

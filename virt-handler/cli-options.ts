@@ -11,6 +11,13 @@ import {
 import { DEFAULT_CONSOLE_PORT } from "./console-server/console-server.js";
 import { DEFAULT_KUBELET_PODS_DIR } from "./vmi/launcher-pod-volumes.js";
 
+/**
+ * Where a node's containerd keeps its registry mirrors (`config_path`, as kind and most node images
+ * set it): a containerDisk then resolves as the node's own image pulls do. The DaemonSet mounts it
+ * read-only at the same path; a node without one has no mirrors.
+ */
+export const NODE_CONTAINERD_HOSTS_DIR = "/etc/containerd/certs.d";
+
 /** What virt-handler's flags say: where things are (configuration is the KubeVirt CR's). */
 export interface CommandLine {
   nodeName?: string;
@@ -23,7 +30,7 @@ export interface CommandLine {
   imageCache: string;
   imageCacheSize: number;
   /** containerd-style registry host configuration (hosts.toml per registry) and a registries.conf. */
-  registryHosts?: string;
+  registryHosts: string;
   registriesConf?: string;
   /** Where this process finds the kubelet's pods directory (the flag, under $KUBEVIRT_TS_ROOT if set). */
   kubeletPodsDir: string;
@@ -73,8 +80,8 @@ export function parseCommandLine(
     )
     .option(
       "--registry-hosts <dir>",
-      "registry mirrors as containerd's hosts.toml files, <dir>/<host[:port]>/hosts.toml (default: $VIRT_HANDLER_REGISTRY_HOSTS)",
-      env.VIRT_HANDLER_REGISTRY_HOSTS,
+      "registry mirrors as containerd's hosts.toml files, <dir>/<host[:port]>/hosts.toml (default: $VIRT_HANDLER_REGISTRY_HOSTS, else the node's containerd's)",
+      env.VIRT_HANDLER_REGISTRY_HOSTS ?? NODE_CONTAINERD_HOSTS_DIR,
     )
     .option(
       "--registries-conf <file>",

@@ -186,6 +186,12 @@ describe("launcher pod volumes", () => {
     const plain = render(noNic);
     assert.equal(compute(plain)?.env, undefined);
     assert.equal(plain.spec?.volumes, undefined);
+    // The guest's DHCP server needs port 67 and a raw socket (found on a real kubelet, where the
+    // launcher runs as its image's user 65532); a launcher without a NIC asks for nothing.
+    assert.deepEqual(compute(masquerade)?.securityContext, {
+      capabilities: { add: ["NET_BIND_SERVICE", "NET_RAW"] },
+    });
+    assert.equal(compute(plain)?.securityContext, undefined);
   });
 
   test("httpGet and tcpSocket probes go onto the compute container, with KubeVirt's 10 s startup delay", () => {

@@ -93,7 +93,9 @@ export function renderLauncherPod(
           name: LAUNCHER.container,
           image: options.image,
           resources: launcherResources(spec, options),
-          ...(launcherJoinsPodNetwork(spec) ? { env: network.env } : {}),
+          ...(launcherJoinsPodNetwork(spec)
+            ? { env: network.env, securityContext: LAUNCHER_NETWORK_CAPABILITIES }
+            : {}),
           ...launcherProbes(spec),
           ...(mounts.length > 0 ? { volumeMounts: mounts } : {}),
         },
@@ -157,6 +159,13 @@ function withoutNodeLabel(labels: Readonly<Record<string, string>> | undefined):
   delete copy[LABELS.nodeName];
   return copy;
 }
+
+/**
+ * The guest's DHCP server (udhcpd, run by the launcher as user 65532) binds port 67 and reads its
+ * interface through a raw socket: the image gives its binary those file capabilities, and they
+ * take effect only inside the container's capability set, which may not hold them by default.
+ */
+const LAUNCHER_NETWORK_CAPABILITIES = { capabilities: { add: ["NET_BIND_SERVICE", "NET_RAW"] } };
 
 /**
  * What a launcher that serves its guest on the pod network gets: its pod's uid, by which

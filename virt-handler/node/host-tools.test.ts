@@ -32,11 +32,13 @@ describe("checkHostTools", () => {
   test("a PATH with qemu-img but no ISO writer lacks exactly the ISO writer", async () => {
     const qemuImg = await executable(bin, "qemu-img");
     const nft = await executable(bin, "nft");
+    const ip = await executable(bin, "ip");
+    const sysctl = await executable(bin, "sysctl");
     const zstd = await executable(bin, "zstd");
     await writeFile(join(bin, "xorriso"), "#!/bin/sh\n"); // not executable: not installed
     await mkdir(join(otherBin, "genisoimage")); // a directory is not a program
     const report = await checkHostTools([bin, otherBin].join(delimiter));
-    assert.deepEqual(report.found, [qemuImg, nft, zstd]);
+    assert.deepEqual(report.found, [qemuImg, nft, ip, sysctl, zstd]);
     assert.deepEqual(
       report.missing.map((tool) => tool.commands),
       [["xorriso", "genisoimage"]],
@@ -52,7 +54,14 @@ describe("checkHostTools", () => {
     const genisoimage = await executable(otherBin, "genisoimage");
     const report = await checkHostTools([bin, otherBin].join(delimiter));
     assert.deepEqual(report.missing, []);
-    assert.deepEqual(report.found, [join(bin, "qemu-img"), genisoimage, join(bin, "nft"), join(bin, "zstd")]);
+    assert.deepEqual(report.found, [
+      join(bin, "qemu-img"),
+      genisoimage,
+      join(bin, "nft"),
+      join(bin, "ip"),
+      join(bin, "sysctl"),
+      join(bin, "zstd"),
+    ]);
   });
 
   test("an empty PATH lacks every tool", async () => {

@@ -24,8 +24,11 @@ export interface HostTool {
 export const HOST_TOOLS: readonly HostTool[] = [
   { purpose: "VM disk overlays and empty disks", commands: ["qemu-img"], debianPackages: ["qemu-utils"] },
   { purpose: "cloud-init disks", commands: ISO_WRITERS, debianPackages: ["xorriso", "genisoimage"] },
-  // ip, nsenter and sysctl (iproute2, util-linux, procps) are part of every Debian system.
+  // nsenter (util-linux) is essential in Debian; ip and sysctl are not: a slim image lacked sysctl
+  // (found when the virt-handler image first ran on a real kubelet).
   { purpose: "the pod network's NAT (masquerade)", commands: ["nft"], debianPackages: ["nftables"] },
+  { purpose: "the pod side of a VM's network", commands: ["ip"], debianPackages: ["iproute2"] },
+  { purpose: "the pod network's forwarding settings", commands: ["sysctl"], debianPackages: ["procps"] },
   // Node.js 20 has no zstd: OCI layers compressed with it are unpacked by the zstd program.
   { purpose: "zstd-compressed containerDisk layers", commands: ["zstd"], debianPackages: ["zstd"] },
 ];

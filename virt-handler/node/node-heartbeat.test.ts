@@ -54,7 +54,7 @@ describe("NodeHeartbeat against the dev API server", () => {
     current.status?.conditions?.find((condition) => condition.type === HOST_TOOLS_CONDITION);
 
   test("schedulable follows libvirt at once, KVM is advertised when it works, and stopping unschedules", async (t) => {
-    const bin = await pathWith("qemu-img", "xorriso", "nft", "zstd");
+    const bin = await pathWith("qemu-img", "xorriso", "nft", "ip", "sysctl", "zstd");
     let answers = true;
     const heartbeat = new NodeHeartbeat({
       nodeName: cluster.nodeName,
@@ -90,7 +90,7 @@ describe("NodeHeartbeat against the dev API server", () => {
   });
 
   test("a node without an ISO writer: the condition and unschedulable; installing one is noticed on a later beat", async (t) => {
-    const bin = await pathWith("qemu-img", "nft", "zstd");
+    const bin = await pathWith("qemu-img", "nft", "ip", "sysctl", "zstd");
     const ready = {
       type: "Ready",
       status: "True",

@@ -253,8 +253,15 @@ describe("renderStrategy: the workloads", () => {
     assert.equal(hostPaths["/dev/kvm"], "", 'type "": nodes without KVM still run virt-handler');
     assert.equal(hostPaths["/var/lib/kubevirt-ts"] !== undefined, true);
     assert.equal(hostPaths["/var/lib/kubelet/pods"], "", "launcher pods' secret volumes are read there");
-    const kubeletPods = container.volumeMounts.find((mount) => mount.mountPath === "/var/lib/kubelet/pods");
-    assert.equal((kubeletPods as { readOnly?: boolean } | undefined)?.readOnly, true);
+    // Writable (the launcher's network volume is written there), and seeing the volumes the
+    // kubelet mounts after virt-handler started (a secret volume is a tmpfs mounted later: without
+    // propagation virt-handler's container would see only its empty mount point).
+    const kubeletPods = container.volumeMounts.find((mount) => mount.mountPath === "/var/lib/kubelet/pods") as
+      | { readOnly?: boolean; mountPropagation?: string }
+      | undefined;
+    assert.equal(kubeletPods?.readOnly, undefined);
+    assert.equal(kubeletPods?.mountPropagation, "HostToContainer");
+    assert.equal(hostPaths["/etc/containerd/certs.d"], "", "the node's registry mirrors, where present");
     for (const mount of container.volumeMounts) {
       const volume = volumes.find((candidate) => candidate.name === mount.name);
       assert.equal(mount.mountPath, volume?.hostPath.path, `${mount.name} is mounted at its host path`);

@@ -34,8 +34,15 @@ const HOST_PATHS = [
   { name: "boot", path: "/boot", type: "", readOnly: true },
   // The kubelet's pod directories: virt-handler reads the Secrets a VMI references (cloud-init
   // secretRef) from its launcher pod's secret volumes there, as KubeVirt's handler does, and so
-  // needs no right to read Secrets (--kubelet-pods-dir).
-  { name: "kubelet-pods", path: "/var/lib/kubelet/pods", type: "", readOnly: true },
+  // needs no right to read Secrets (--kubelet-pods-dir); and it leaves the launcher its part of
+  // the VM's network (the guest's DHCP answer) in the pod's network volume, so it is writable.
+  // The kubelet mounts a pod's volumes after this container started: HostToContainer propagation
+  // makes them visible here.
+  { name: "kubelet-pods", path: "/var/lib/kubelet/pods", type: "", propagation: "HostToContainer" },
+  // The node's containerd registry mirrors (hosts.toml per registry): containerDisks are pulled
+  // through the same mirrors as the node's images (virt-handler's --registry-hosts default).
+  // Type "" checks nothing: a node without mirrors has an empty directory there.
+  { name: "registry-hosts", path: "/etc/containerd/certs.d", type: "", readOnly: true },
 ] as const;
 
 /**
@@ -96,6 +103,7 @@ export function renderVirtHandlerDaemonSet(context: RenderContext): ManagedObjec
                 name: volume.name,
                 mountPath: volume.path,
                 ...("readOnly" in volume ? { readOnly: true } : {}),
+                ...("propagation" in volume ? { mountPropagation: volume.propagation } : {}),
               })),
             },
           ],
