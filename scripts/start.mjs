@@ -12,7 +12,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const ownFlags = new Set(["--no-cloud-guest"]);
+const ownFlags = new Set(["--no-cloud-guest", "--real-kubernetes"]);
 /** `dev-cluster up`'s flags; --no-cloud-guest is this script's own (the e2e stacks pass it). */
 const args = process.argv.slice(2).filter((arg) => !ownFlags.has(arg));
 const withCloudGuest = !process.argv.includes("--no-cloud-guest");
@@ -44,6 +44,25 @@ async function kvmWorks() {
   const { kvmBootProbe } = await import(join(root, "dist", "virt-handler", "node", "kvm-boot-probe.js"));
   const status = await detectKvm({ bootProbe: () => kvmBootProbe() });
   return status.usable;
+}
+
+/**
+ * `npm start -- --real-kubernetes [flags of dist/real-kubernetes/main.js]`: the same install on a
+ * single-node real Kubernetes (real-kubernetes/README.md) instead of the dev cluster.
+ */
+if (process.argv.includes("--real-kubernetes")) {
+  const useEmulation = !(await kvmWorks());
+  const cluster = spawn(
+    process.execPath,
+    [join(root, "dist", "real-kubernetes", "main.js"), ...args, ...(useEmulation ? ["--use-emulation"] : [])],
+    { stdio: "inherit", detached: true },
+  );
+  // Its own process group, as the dev cluster's: one forwarded signal, one orderly teardown.
+  const forward = (signal) => cluster.kill(signal);
+  process.on("SIGINT", () => forward("SIGINT"));
+  process.on("SIGTERM", () => forward("SIGTERM"));
+  cluster.on("exit", (code) => process.exit(code ?? 1));
+  await new Promise(() => {});
 }
 
 function kubectl(kubectlArgs, input) {

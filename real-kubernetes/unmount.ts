@@ -1,0 +1,28 @@
+/**
+ * The kubelet's volume mounts (tmpfs for secrets and tokens, bind mounts) outlive it: once its
+ * containers are gone, whatever is still mounted below its root is unmounted, deepest first.
+ */
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+/** Mount points below `dir`, from /proc/self/mountinfo (octal escapes decoded), deepest first. */
+export function mountPointsBelow(mountinfo: string, dir: string): string[] {
+  const prefix = `${dir.replace(/\/+$/, "")}/`;
+  return mountinfo
+    .split("\n")
+    .map((line) => line.split(" ")[4])
+    .filter((point): point is string => point !== undefined)
+    .map((point) =>
+      point.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8))),
+    )
+    .filter((point) => point.startsWith(prefix))
+    .sort((a, b) => b.length - a.length);
+}
+
+export async function unmountBelow(dir: string): Promise<void> {
+  const points = mountPointsBelow(await readFile("/proc/self/mountinfo", "utf8"), dir);
+  for (const point of points) await run("umount", ["--lazy", point]).catch(() => {});
+}
