@@ -12,7 +12,8 @@ exec > >(tee "$out/build.log") 2>&1
 
 # deb-src for bookworm main, next to the host's own sources.
 if ! apt-get indextargets --format '$(IDENTIFIER)' 2>/dev/null | grep -qx 'Sources'; then
-  printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\n' \
+  # The same Signed-By as the host's own stanza for that mirror: apt refuses two different values.
+  printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
     > /etc/apt/sources.list.d/kubevirt-ts-deb-src.sources
   apt-get update
 fi

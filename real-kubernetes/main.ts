@@ -29,6 +29,7 @@ import {
 } from "./containerd.js";
 import { apiServerSpec, controllerManagerSpec, etcdSpec, schedulerSpec } from "./control-plane.js";
 import { buildAndPushImages, installKubevirt, kubectl } from "./install-kubevirt.js";
+import { removeKubernetesChains } from "./iptables-cleanup.js";
 import { kubeletSpec, kubeProxyCleanupArgs, kubeProxySpec } from "./kubelet.js";
 import { ensureKubernetesBinaries } from "./kubernetes-binaries.js";
 import { API_SERVER_URL, CONTAINERD_HOSTS_DIR, dataPaths, KUBELET_ROOT, NODE_IP, PORTS } from "./layout.js";
@@ -144,6 +145,13 @@ async function up(): Promise<SupervisedProcess[]> {
     },
   });
   await importImage(containerd, pauseArchive);
+  // Runs once both the kubelet and kube-proxy are stopped (stops go in reverse order).
+  started.push({
+    stop: async () => {
+      await run(binaries["kube-proxy"], kubeProxyCleanupArgs()).catch(() => {});
+      await removeKubernetesChains();
+    },
+  });
   await start(
     await kubeletSpec({
       binaries,
@@ -153,13 +161,6 @@ async function up(): Promise<SupervisedProcess[]> {
       containerdSocket: containerd.socket,
     }),
   );
-  started.push({
-    stop: () =>
-      run(binaries["kube-proxy"], kubeProxyCleanupArgs()).then(
-        () => {},
-        () => {},
-      ),
-  });
   await start(kubeProxySpec({ binaries, kubeconfig: kubeconfigs.proxy }));
   say(`node ${NODE_IP} is up; waiting for it to be Ready`);
   await kubectl(kubeconfig, ["wait", "--for=condition=Ready", "node", "--all", "--timeout=120s"]);

@@ -1,6 +1,6 @@
 /**
  * The kubelet's volume mounts (tmpfs for secrets and tokens, bind mounts) outlive it: once its
- * containers are gone, whatever is still mounted below its root is unmounted, deepest first.
+ * containers are gone, whatever is still mounted at or below its root is unmounted, deepest first.
  */
 import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
@@ -8,9 +8,13 @@ import { promisify } from "node:util";
 
 const run = promisify(execFile);
 
-/** Mount points below `dir`, from /proc/self/mountinfo (octal escapes decoded), deepest first. */
+/**
+ * Mount points at or below `dir`, from /proc/self/mountinfo (octal escapes decoded), deepest
+ * first: the kubelet also bind-mounts its root onto itself (to make it shared).
+ */
 export function mountPointsBelow(mountinfo: string, dir: string): string[] {
-  const prefix = `${dir.replace(/\/+$/, "")}/`;
+  const top = dir.replace(/\/+$/, "");
+  const prefix = `${top}/`;
   return mountinfo
     .split("\n")
     .map((line) => line.split(" ")[4])
@@ -18,7 +22,7 @@ export function mountPointsBelow(mountinfo: string, dir: string): string[] {
     .map((point) =>
       point.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8))),
     )
-    .filter((point) => point.startsWith(prefix))
+    .filter((point) => point === top || point.startsWith(prefix))
     .sort((a, b) => b.length - a.length);
 }
 

@@ -20,6 +20,7 @@ import {
   appendFileSync,
   closeSync,
   existsSync,
+  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -49,6 +50,15 @@ const PACKAGES = [
   "mtools",
   "dosfstools",
   "skopeo", // the images benchmark's reference puller (bench/images.ts)
+  // npm run images and npm start -- --real-kubernetes (real-kubernetes/README.md):
+  "podman", // builds the component images (images/build/)
+  "runc", // podman's runtime here (crun refuses this host's hybrid cgroups) and containerd's
+  "debootstrap", // the local stand-in of the Debian base image
+  "containerd", // the real kubelet's container runtime
+  "containernetworking-plugins", // its bridge, host-local, portmap and loopback CNI plugins
+  "etcd-server", // the real control plane's store
+  "iptables", // kube-proxy's and the kubelet's rules
+  "xz-utils", // the Kubernetes binaries come xz-compressed
 ];
 const QEMU_CONF = "/etc/libvirt/qemu.conf";
 const MARKER =
@@ -78,6 +88,7 @@ async function main() {
   const wasRunning = libvirtdPids();
   ensurePackages();
   configureQemu(wasRunning.length > 0);
+  configurePodman();
   ensureLibvirtd(libvirtdPids());
   await reportAccelerator(process.argv.includes("--probe-kvm"));
   say("done", `in ${seconds(started)}`);
@@ -190,6 +201,32 @@ function warnAboutForeignSettings(settings) {
   if ((settings.get("user") ?? '"libvirt-qemu"') !== '"root"') {
     say("warning", "QEMU runs as a non-root user: /dev/kvm and image files must be accessible to it");
   }
+}
+
+// ---- 2b. containers.conf -----------------------------------------------------------------------
+
+const CONTAINERS_CONF = "/etc/containers/containers.conf";
+
+/** podman's RUN steps fail here unless containers.conf drops its default ulimits (this host refuses raising them). */
+function configurePodman() {
+  const text = existsSync(CONTAINERS_CONF) ? readFileSync(CONTAINERS_CONF, "utf8") : "";
+  if (/^\s*default_ulimits\s*=\s*\[\s*\]/m.test(text)) {
+    say("podman", `${CONTAINERS_CONF} has default_ulimits = []`);
+    return;
+  }
+  if (/^\s*\[containers\]/m.test(text)) {
+    say(
+      "warning",
+      `${CONTAINERS_CONF} has a [containers] table of its own: add default_ulimits = [] to it for podman builds`,
+    );
+    return;
+  }
+  mkdirSync("/etc/containers", { recursive: true });
+  appendFileSync(
+    CONTAINERS_CONF,
+    `${text && !text.endsWith("\n") ? "\n" : ""}[containers]\ndefault_ulimits = []\n`,
+  );
+  say("podman", `appended [containers] default_ulimits = [] to ${CONTAINERS_CONF}`);
 }
 
 // ---- 3. libvirtd -------------------------------------------------------------------------------
