@@ -27,6 +27,7 @@ import { ConverterDomainFactory } from "./domain/converter-domain-factory.js";
 import { launcherCpuShares } from "./domain/cpu-weight.js";
 import { DomainLifecycle } from "./domain/domain-lifecycle.js";
 import { HotplugDisks } from "./domain/hotplug-disks.js";
+import { QemuAccounting } from "./domain/qemu-accounting.js";
 import { checkSocketPathsFit } from "./domain/socket-paths.js";
 import type { VmiDomainFactory } from "./domain/vmi-domain-factory.js";
 import { followLibvirt } from "./follow-libvirt.js";
@@ -37,7 +38,7 @@ import { libvirtAnswers, openLibvirt } from "./libvirt-connection.js";
 import { PodTapCounters } from "./metrics/pod-tap-counters.js";
 import { sampleRunningVmis } from "./metrics/running-vmi-samples.js";
 import { registerVmiMetrics } from "./metrics/vmi-metrics.js";
-import { libvirtdNetns } from "./network/launcher-process.js";
+import { libvirtdNetns, libvirtdRoot } from "./network/launcher-process.js";
 import { PodNetworkSetup } from "./network/pod-network-setup.js";
 import { PodNetworks } from "./network/pod-networks.js";
 import { checkHostTools } from "./node/host-tools.js";
@@ -187,6 +188,18 @@ function wire(
     podNetworks,
     runningCpuShares: (vmi) => launcherCpuShares(launcherPod(vmi)),
     hotplug: new HotplugDisks({ podVolumes }),
+    // libvirt's test driver runs no QEMU.
+    ...(connection.requestedUri.startsWith("test:")
+      ? {}
+      : {
+          accounting: new QemuAccounting({
+            launcherPodUid: (vmi) => launcherPod(vmi)?.metadata?.uid,
+            qemuPidDir: "/run/libvirt/qemu",
+            // The node's cgroup hierarchies, through libvirtd's root (hostPID): in a container
+            // /sys/fs/cgroup shows only the container's own cgroups.
+            nodeCgroupRoot: async () => join(await libvirtdRoot(), "sys", "fs", "cgroup"),
+          }),
+        }),
   });
   const guestAgent = new GuestAgentMonitor({
     connection,

@@ -19,6 +19,7 @@ import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { parse, stringify } from "yaml";
 import { findRepositoryRoot } from "../../api/crd/repository-root.js";
 import { parseStages } from "../../images/build/dockerfile.js";
 import { Kubectl } from "../dev-cluster/testing/kubectl.js";
@@ -35,7 +36,7 @@ const START_TIMEOUT_MS = 45 * 60_000;
 
 interface PodList {
   items: {
-    metadata: { name: string; labels?: Record<string, string>; deletionTimestamp?: string };
+    metadata: { name: string; uid: string; labels?: Record<string, string>; deletionTimestamp?: string };
     spec: { containers: { name: string; image: string }[] };
     status?: {
       phase?: string;
@@ -248,6 +249,63 @@ describe("kubevirt-ts on real Kubernetes (npm start -- --real-kubernetes)", {
     ]);
     assert.equal(uid.trim(), "65532");
     await consoleAnswers();
+  });
+
+  test("QEMU is accounted to its launcher pod: a memory limit's cgroup holds and caps it", async () => {
+    // vm-tiny with a memory limit: the launcher pod's limit is that plus QEMU's overhead.
+    const manifest = parse(await readFile(join(root, "examples", "vm-tiny.yaml"), "utf8")) as {
+      metadata: { name: string; labels: Record<string, string> };
+      spec: {
+        template: { metadata: { labels: Record<string, string> }; spec: { domain: { resources: object } } };
+      };
+    };
+    manifest.metadata = { name: "vm-capped", labels: { "kubevirt.io/vm": "vm-capped" } };
+    manifest.spec.template.metadata.labels = { "kubevirt.io/vm": "vm-capped" };
+    manifest.spec.template.spec.domain.resources = {
+      requests: { memory: "128Mi" },
+      limits: { memory: "128Mi" },
+    };
+    await kubectl.apply(stringify(manifest));
+    const launcher = await pollUntil(
+      "vm-capped's launcher pod and QEMU",
+      async () => {
+        const pods = await kubectl.json<PodList>(["pods", "-n", "default", "-l", "kubevirt.io/vm=vm-capped"]);
+        const pod = pods.items.find((candidate) => ready(candidate));
+        return pod && existsSync("/var/run/libvirt/qemu/default_vm-capped.pid") ? pod : undefined;
+      },
+      { timeoutMs: 300_000, intervalMs: 1_000 },
+    );
+    const limit = (
+      launcher.spec.containers[0] as { resources?: { limits?: { memory?: string } } } | undefined
+    )?.resources?.limits?.memory;
+    assert.equal(limit, "283Mi", "128Mi + 11Mi + TCG's 144Mi");
+    const qemu = await qemuPid("default_vm-capped");
+    const memoryCgroup = await pollUntil(
+      "QEMU to be in the launcher's compute container's memory cgroup",
+      async () => {
+        const path = /^\d+:memory:(.*)$/m.exec(await readFile(`/proc/${qemu}/cgroup`, "utf8"))?.[1] ?? "";
+        return path.includes(`pod${launcher.metadata.uid}/`) ? path : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
+    const cgroup = join("/sys/fs/cgroup/memory", memoryCgroup);
+    const read = async (file: string) => Number((await readFile(join(cgroup, file), "utf8")).trim());
+    assert.equal(
+      await read("memory.limit_in_bytes"),
+      283 * 1024 * 1024,
+      "the kernel enforces the pod's limit on QEMU",
+    );
+    // The guest's memory is charged to the pod: more than QEMU had before it was moved there.
+    await pollUntil(
+      "the guest's memory to be charged to the pod",
+      async () => ((await read("memory.usage_in_bytes")) > 64 * 1024 * 1024 ? true : undefined),
+      {
+        timeoutMs: 120_000,
+        intervalMs: 1_000,
+      },
+    );
+    assert.ok((await read("memory.max_usage_in_bytes")) <= 283 * 1024 * 1024);
+    await kubectl.ok(["delete", "vm", "vm-capped", "-n", "default", "--wait=true"]);
   });
 
   test("a new virt-handler pod adopts the VM: the same QEMU keeps running", async () => {

@@ -93,9 +93,10 @@ export function renderLauncherPod(
           name: LAUNCHER.container,
           image: options.image,
           resources: launcherResources(spec, options),
-          ...(launcherJoinsPodNetwork(spec)
-            ? { env: network.env, securityContext: LAUNCHER_NETWORK_CAPABILITIES }
-            : {}),
+          // Every launcher names its pod: virt-handler finds its processes, and through them the
+          // pod's network namespace and the cgroups its QEMU joins.
+          env: network.env,
+          ...(launcherJoinsPodNetwork(spec) ? { securityContext: LAUNCHER_NETWORK_CAPABILITIES } : {}),
           ...launcherProbes(spec),
           ...(mounts.length > 0 ? { volumeMounts: mounts } : {}),
         },

@@ -46,9 +46,9 @@ describe("launcher pod resources", () => {
     });
   });
 
-  test("with emulation: no /dev/kvm and, without VMI limits, no limits at all", () => {
+  test("with emulation: no /dev/kvm, TCG's 144Mi more and, without VMI limits, no limits at all", () => {
     const spec = defaultVirtualMachineInstanceSpec(smallVmiSpec(), KUBEVIRT_DEFAULTS, "vm");
-    assert.deepEqual(launcherResources(spec, EMULATED), { requests: { cpu: "100m", memory: "139Mi" } });
+    assert.deepEqual(launcherResources(spec, EMULATED), { requests: { cpu: "100m", memory: "283Mi" } });
   });
 
   test("limits only where the VMI has them (memory limit plus the same overhead)", () => {
@@ -58,15 +58,15 @@ describe("launcher pod resources", () => {
       "vm",
     );
     const resources = launcherResources(spec, EMULATED);
-    assert.deepEqual(resources.limits, { memory: "1036Mi" }, "1024 + 8 + 2 + 2");
-    assert.equal(resources.requests.memory, "1036Mi", "the request follows the limit (KubeVirt's default)");
+    assert.deepEqual(resources.limits, { memory: "1180Mi" }, "1024 + 8 + 2 + 2 + 144 (TCG)");
+    assert.equal(resources.requests.memory, "1180Mi", "the request follows the limit (KubeVirt's default)");
   });
 
   test("guest memory above the request (overcommit) still counts its page tables", () => {
     const spec = smallVmiSpec();
     spec.domain.memory = { guest: "2Gi" };
     spec.domain.resources = { requests: { memory: "1Gi", cpu: "2" } };
-    assert.equal(launcherResources(spec, EMULATED).requests.memory, "1038Mi", "1024 + 8 + 2 + 4");
+    assert.equal(launcherResources(spec, EMULATED).requests.memory, "1182Mi", "1024 + 8 + 2 + 4 + 144 (TCG)");
     assert.equal(launcherResources(spec, EMULATED).requests.cpu, "2");
   });
 });

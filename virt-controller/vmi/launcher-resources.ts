@@ -10,6 +10,13 @@ export const FIXED_OVERHEAD_BYTES = 8n * MIB;
 export const PER_VCPU_OVERHEAD_BYTES = 2n * MIB;
 /** Guest page tables: one byte per 512 of guest memory, as KubeVirt counts them. */
 export const PAGE_TABLE_DIVISOR = 512n;
+/**
+ * What QEMU needs beyond that under TCG (useEmulation), measured on a real kubelet with QEMU in
+ * the pod's cgroups: a booted 128 MiB test guest's QEMU had 272 MiB resident, of which 120 MiB
+ * were guest memory and 76 MiB TCG's translation cache; the rest is QEMU itself, its ROMs and the
+ * kernel it loads. Without this, the pod reserved 139 MiB for a QEMU that used 266 MiB.
+ */
+export const TCG_OVERHEAD_BYTES = 144n * MIB;
 
 export interface LauncherResources {
   requests: Record<string, string>;
@@ -20,7 +27,8 @@ export interface LauncherResources {
  * The launcher pod's resources, from a VMI spec with KubeVirt's defaults applied:
  *
  *   memory request = VMI memory request + overhead
- *   overhead       = 8 MiB + 2 MiB × vCPUs + guest memory / 512, rounded up to a MiB
+ *   overhead       = 8 MiB + 2 MiB × vCPUs + guest memory / 512, rounded up to a MiB, and 144 MiB
+ *                    more with emulation (TCG's translation cache and QEMU's own, measured)
  *   cpu request    = the VMI's; without one, vCPUs ÷ cpuAllocationRatio (KubeVirt's: 100m a vCPU
  *                    at the default ratio of 10), rounded up to a millicore
  *   limits         = only those the VMI sets (memory limit + the same overhead)
@@ -42,7 +50,7 @@ export function launcherResources(
 ): LauncherResources {
   const resources = spec.domain.resources ?? {};
   const guestBytes = bytesOf(spec.domain.memory?.guest ?? resources.requests?.memory);
-  const overhead = memoryOverheadBytes(guestBytes, vcpusOf(spec));
+  const overhead = memoryOverheadBytes(guestBytes, vcpusOf(spec)) + (useEmulation ? TCG_OVERHEAD_BYTES : 0n);
   const requests: Record<string, string> = {};
   const cpu = resources.requests?.cpu;
   requests.cpu = cpu === undefined ? allocatedCpu(vcpusOf(spec), cpuAllocationRatio) : String(cpu);

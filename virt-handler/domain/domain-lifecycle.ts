@@ -20,6 +20,7 @@ import { STARTING_CPU_SHARES } from "./cpu-weight.js";
 import { withHandlerTag } from "./domain-tag.js";
 import type { HotplugDisks } from "./hotplug-disks.js";
 import type { ObservedDomain } from "./observed-domain.js";
+import type { QemuAccounting } from "./qemu-accounting.js";
 import { VMI_UID_LENGTH } from "./socket-paths.js";
 import type { VmiDomainFactory } from "./vmi-domain-factory.js";
 
@@ -40,6 +41,8 @@ export interface DomainLifecycleOptions {
   readonly runningCpuShares?: (vmi: Frozen<Vmi>) => number | undefined;
   /** Hotplugged claim disks of running VMs; none: no hotplug (tests of other parts). */
   readonly hotplug?: HotplugDisks;
+  /** Puts QEMU into its launcher pod's cgroups (qemu-accounting.ts); none: QEMU stays in libvirt's. */
+  readonly accounting?: QemuAccounting;
 }
 
 /** libvirt's weight of a domain without `<cputune><shares>`. */
@@ -93,6 +96,7 @@ export class DomainLifecycle {
     const definitionName = domain.name;
     try {
       await trace.step("network-attach", () => podNetworks.afterStart(vmi, vmDir));
+      await trace.step("qemu-cgroups", () => this.ensureAccounting(vmi, definitionName, log));
       if (this.#weighs()) await trace.step("cpu-weight", async () => this.#weigh(domain, vmi));
       log.info(
         { domain: definitionName, emulation, startTrace: trace.record() },
@@ -118,6 +122,23 @@ export class DomainLifecycle {
       { domain: observed.name, cpuShares: wanted ?? DEFAULT_CPU_SHARES },
       "the domain's CPU weight set",
     );
+  }
+
+  /**
+   * QEMU in its launcher pod's cgroups. A failure does not stop the VM: it is logged and tried
+   * again on the next look.
+   */
+  async ensureAccounting(vmi: Frozen<Vmi>, domainName: string, log: Logger): Promise<void> {
+    const accounting = this.#options.accounting;
+    if (accounting === undefined) return;
+    try {
+      await accounting.ensure(vmi, domainName, log);
+    } catch (error) {
+      log.warn(
+        { err: error, domain: domainName },
+        "QEMU is not in its launcher pod's cgroups; retried on the next look",
+      );
+    }
   }
 
   /** libvirt's test driver has no cgroups to weigh a domain in (nor cpu_shares). */
@@ -166,6 +187,7 @@ export class DomainLifecycle {
     if (facts.state !== DomainState.Shutoff) await ignoreNotRunning(handle.destroy());
     if (identity !== undefined) {
       await this.#options.factory.removeFiles(this.vmDir(identity.uid));
+      this.#options.accounting?.forget(identity.uid);
     }
     // An EFI domain has an NVRAM file libvirt made for it; undefine refuses to leave it behind.
     const os = observed.definition?.os;

@@ -28,14 +28,10 @@ export async function findLauncherNetns(
   podUid: string,
   procDir = "/proc",
 ): Promise<LauncherNetns | undefined> {
-  const wanted = launcherEnvEntry(podUid);
   const matches: { pid: number; netns: number }[] = [];
-  for (const entry of await readdir(procDir)) {
-    if (!/^\d+$/.test(entry)) continue;
-    const environ = await readFile(join(procDir, entry, "environ")).catch(() => undefined);
-    if (environ === undefined || !startsOrContains(environ, wanted)) continue;
-    const netns = await stat(join(procDir, entry, "ns", "net")).catch(() => undefined);
-    if (netns !== undefined) matches.push({ pid: Number(entry), netns: netns.ino });
+  for (const pid of await launcherProcessIds(podUid, procDir)) {
+    const netns = await stat(join(procDir, String(pid), "ns", "net")).catch(() => undefined);
+    if (netns !== undefined) matches.push({ pid, netns: netns.ino });
   }
   const first = matches[0];
   if (first === undefined) return undefined;
@@ -52,6 +48,18 @@ export async function findLauncherNetns(
     );
   }
   return { pid: first.pid, path: join(procDir, String(first.pid), "ns", "net") };
+}
+
+/** The processes whose environment names launcher pod `podUid` (its compute container's). */
+export async function launcherProcessIds(podUid: string, procDir = "/proc"): Promise<number[]> {
+  const wanted = launcherEnvEntry(podUid);
+  const pids: number[] = [];
+  for (const entry of await readdir(procDir)) {
+    if (!/^\d+$/.test(entry)) continue;
+    const environ = await readFile(join(procDir, entry, "environ")).catch(() => undefined);
+    if (environ !== undefined && startsOrContains(environ, wanted)) pids.push(Number(entry));
+  }
+  return pids;
 }
 
 /**
@@ -75,15 +83,26 @@ const LIBVIRT_DAEMONS = new Set(["libvirtd", "virtqemud"]);
  * sees the node's processes (hostPID); a node without a running daemon cannot start VMs anyway.
  */
 export async function libvirtdNetns(procDir = "/proc"): Promise<string> {
+  return join(procDir, await libvirtdPid(procDir), "ns", "net");
+}
+
+/**
+ * The node's own root filesystem as the libvirt daemon sees it (`/proc/<pid>/root`): the node's
+ * cgroup hierarchies are there, where a container's /sys/fs/cgroup shows only its own.
+ */
+export async function libvirtdRoot(procDir = "/proc"): Promise<string> {
+  return join(procDir, await libvirtdPid(procDir), "root");
+}
+
+async function libvirtdPid(procDir: string): Promise<string> {
   // The daemon found last, while it still is one: every VM start asks, and a scan of the node's
   // processes costs a read per process.
   const known = lastDaemon.get(procDir);
-  if (known !== undefined && (await isLibvirtDaemon(procDir, known)))
-    return join(procDir, known, "ns", "net");
+  if (known !== undefined && (await isLibvirtDaemon(procDir, known))) return known;
   for (const entry of await readdir(procDir)) {
     if (!/^\d+$/.test(entry) || !(await isLibvirtDaemon(procDir, entry))) continue;
     lastDaemon.set(procDir, entry);
-    return join(procDir, entry, "ns", "net");
+    return entry;
   }
   throw new LauncherNetnsError("no libvirt daemon (libvirtd or virtqemud) runs on this node");
 }

@@ -120,7 +120,10 @@ export class VmiReconciler {
       const facts = held.observed?.facts;
       if (facts !== undefined && facts.state !== DomainState.Shutoff && facts.state !== DomainState.Crashed) {
         await this.#deps.lifecycle.ensureNetwork(vmi, log);
-        if (held.observed !== undefined) this.#deps.lifecycle.ensureCpuWeight(held.observed, vmi, log);
+        if (held.observed !== undefined) {
+          this.#deps.lifecycle.ensureCpuWeight(held.observed, vmi, log);
+          await this.#deps.lifecycle.ensureAccounting(vmi, held.observed.name, log);
+        }
         if (held.observed !== undefined && vmi.status?.phase === "Running") {
           const hotplugged = await this.#syncHotplug(vmi, held.observed, log);
           if (hotplugged.changed) {
